@@ -1,0 +1,74 @@
+# Local kptrs and BPF linked lists for Linux 6.1: a quilt series and the
+# harness that fetches the base, applies it, builds, boots and tests it.
+# Each target's real work is in scripts/; `make help` lists them.
+
+include settings.mk
+export KERNEL_DEB_VERSION LLVM_VERSION JOBS USE_CCACHE
+export QEMU_ACCEL QEMU_SMP QEMU_MEM QEMU_TIMEOUT KVM_PROBE_TIMEOUT BUILD_DIR
+
+S := scripts
+
+.DEFAULT_GOAL := all
+.PHONY: all test help deps fetch unpack apply config kernel selftests \
+	initramfs run vm hygiene tree export bisect clean distclean
+
+all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
+	@$(S)/pipeline.sh run
+
+test: ## everything `make` does plus series hygiene checks (what CI runs)
+	@$(S)/pipeline.sh test
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' Makefile | \
+		awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
+
+deps: ## install the Debian packages the harness needs
+	@$(S)/install-deps.sh
+
+fetch: ## download the pinned linux-source-6.1 .deb (SHA256 checked)
+	@$(S)/fetch.sh
+
+unpack: fetch ## unpack the pristine base tree under build/src
+	@$(S)/unpack.sh
+
+apply: unpack ## apply `series` (quilt, zero fuzz) into build/linux
+	@$(S)/apply.sh
+
+config: apply ## allnoconfig + selftests/bpf/config + kconfig-fragment
+	@$(S)/config.sh
+
+kernel: config ## build bzImage, vmlinux with BTF, modules
+	@$(S)/build-kernel.sh
+
+selftests: kernel ## build test_progs, test_verifier, bpf_testmod.ko
+	@$(S)/build-selftests.sh
+
+initramfs: ## build the busybox initramfs of the guest
+	@$(S)/mkinitramfs.sh
+
+run: initramfs ## boot the built kernel and run selftests/tests.list (no rebuild)
+	@rm -rf $(BUILD_DIR)/results; $(S)/run-tests.sh; $(S)/summary.sh
+
+vm: initramfs ## boot the built kernel and drop to a shell in the guest
+	@mkdir -p $(BUILD_DIR)/vm && qemu/launch.sh shell \
+		$$($(S)/pick-accel.sh) $(abspath $(BUILD_DIR))/vm
+
+hygiene: unpack ## series checks only: format, checkpatch --strict, series
+	@rm -rf $(BUILD_DIR)/results; $(S)/hygiene.sh; $(S)/summary.sh
+
+tree: unpack ## git repo build/tree: pristine base + one commit per patch
+	@$(S)/tree.sh
+
+export: ## write patches/ and series back from build/tree
+	@$(S)/export.sh
+
+bisect: config ## apply patches one by one, build each, name the first failure
+	@$(S)/bisect.sh
+
+clean: ## remove build output, keep the downloaded .deb and pristine tree
+	rm -rf $(BUILD_DIR)/linux $(BUILD_DIR)/kbuild $(BUILD_DIR)/selftests \
+		$(BUILD_DIR)/bisect $(BUILD_DIR)/run $(BUILD_DIR)/results \
+		$(BUILD_DIR)/src/staging $(BUILD_DIR)/initramfs.cpio.gz $(BUILD_DIR)/probe
+
+distclean: ## remove all of build/, downloads and build/tree included
+	rm -rf $(BUILD_DIR)

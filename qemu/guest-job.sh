@@ -1,0 +1,35 @@
+#!/bin/bash
+# Runs inside the guest (chroot into the host root) as the harness job: the
+# selected test runners, each with its output and exit code written to the
+# job directory for the host to read.  Settings come from job.env, written
+# by scripts/run-tests.sh next to this file.
+set -uo pipefail
+job=$(dirname "$(readlink -f "$0")")
+. "$job/job.env"
+
+cd "$SELFTESTS_DIR" || exit 1
+echo "guest: kernel $(uname -r), $(nproc) CPUs"
+
+# test_progs loads and unloads bpf_testmod.ko itself; loading it here first
+# turns a module that cannot load into a clear error, not silent SKIPs.
+if ! insmod ./bpf_testmod.ko; then
+	echo "guest: bpf_testmod.ko does not load" | tee "$job/bpf_testmod.err"
+fi
+rmmod bpf_testmod 2> /dev/null
+
+if [ -n "$TEST_PROGS_ALLOW" ]; then
+	args=(-a "$TEST_PROGS_ALLOW")
+	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")
+	echo "guest: ./test_progs ${args[*]}"
+	./test_progs "${args[@]}" > "$job/test_progs.log" 2>&1
+	echo $? > "$job/test_progs.rc"
+	tail -n 3 "$job/test_progs.log"
+fi
+
+if [ "$RUN_TEST_VERIFIER" = 1 ]; then
+	echo "guest: ./test_verifier"
+	./test_verifier > "$job/test_verifier.log" 2>&1
+	echo $? > "$job/test_verifier.rc"
+	tail -n 1 "$job/test_verifier.log"
+fi
+echo done > "$job/guest-done"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Build the BPF selftests the guest runs: test_progs (with bpf_testmod.ko and
+# every BPF object it loads) and test_verifier, against the freshly built
+# vmlinux, with Debian clang/LLVM and the tree's own libbpf and bpftool.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+stage_begin build-selftests
+
+[ -f "$KBUILD/vmlinux" ] || die "no $KBUILD/vmlinux" "run 'make kernel' first"
+llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
+[ -x "$llvm_bin/clang" ] || die "clang $LLVM_VERSION not found in $llvm_bin" \
+	"run 'make deps' or: apt-get install clang-$LLVM_VERSION llvm-$LLVM_VERSION lld-$LLVM_VERSION"
+# clang, llc, llvm-strip, llvm-objcopy of the chosen LLVM, unversioned.
+export PATH=$llvm_bin:$PATH
+
+mkdir -p "$STOUT"
+targets=("$STOUT/test_progs" "$STOUT/test_verifier" "$STOUT/bpf_testmod.ko")
+buildlog=$LOGS/build-selftests.log
+log "clang $(clang --version | sed -n 's/.*clang version \([^ ]*\).*/\1/p' | head -n 1): test_progs, test_verifier, bpf_testmod.ko (log: $buildlog)"
+# KBUILD_OUTPUT: bpf_testmod.ko is built against the O= kernel build.
+if ! KBUILD_OUTPUT=$KBUILD make -C "$TREE/tools/testing/selftests/bpf" -j"$JOBS" \
+	OUTPUT="$STOUT" VMLINUX_BTF="$KBUILD/vmlinux" \
+	"${targets[@]}" > "$buildlog" 2>&1; then
+	grep -E -m 20 '(error|Error)[: ]' "$buildlog" >&2 || tail -n 30 "$buildlog" >&2
+	die "selftests build failed (log: $buildlog)"
+fi
+for t in "${targets[@]}"; do
+	[ -f "$t" ] || die "$t was not built (log: $buildlog)"
+done
+log "$(find "$STOUT" -maxdepth 1 -name '*.bpf.o' | wc -l) BPF objects"
+stage_end

@@ -1,0 +1,133 @@
+# shellcheck shell=bash
+# Common helpers for the harness scripts: settings, paths, logging, timing.
+# Sourced, never run.  Every stage script starts with
+#   . "$(dirname "$0")/lib.sh"; stage_begin <name>
+# and ends with stage_end.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Defaults from settings.mk ("VAR ?= value") for variables not already set
+# by make or the environment.
+while IFS= read -r line; do
+	case "$line" in
+	[A-Z]*' ?= '*)
+		var=${line%% ?= *}
+		val=${line#* ?= }
+		if [ -z "${!var+x}" ]; then
+			printf -v "$var" '%s' "$val"
+			export "${var?}"
+		fi
+		;;
+	esac
+done < "$TOP/settings.mk"
+unset line var val
+
+case "$BUILD_DIR" in
+/*) BUILD=$BUILD_DIR ;;
+*) BUILD=$TOP/$BUILD_DIR ;;
+esac
+CACHE=$BUILD/cache			# downloaded .deb files
+PRISTINE=$BUILD/src/linux-$KERNEL_DEB_VERSION	# unpacked base, never modified
+STAGING=$BUILD/src/staging		# scratch copy where the series is applied
+TREE=$BUILD/linux			# patched source tree the builds use
+KBUILD=$BUILD/kbuild			# kernel objects (O=)
+STOUT=$BUILD/selftests			# BPF selftests output
+LOGS=$BUILD/logs
+TIMINGS=$LOGS/timings.txt
+export TOP BUILD CACHE PRISTINE STAGING TREE KBUILD STOUT LOGS TIMINGS
+
+STAGE=${STAGE:-harness}
+
+log()
+{
+	printf '[%s] %s\n' "$STAGE" "$*"
+}
+
+warn()
+{
+	printf '[%s] warning: %s\n' "$STAGE" "$*" >&2
+}
+
+# die MESSAGE [HINT]: stop the stage, saying what went wrong and what to do.
+die()
+{
+	printf '[%s] error: %s\n' "$STAGE" "$1" >&2
+	if [ $# -gt 1 ]; then
+		printf '[%s] next: %s\n' "$STAGE" "$2" >&2
+	fi
+	exit 1
+}
+
+stage_begin()
+{
+	STAGE=$1
+	STAGE_START=$(date +%s)
+	mkdir -p "$LOGS"
+	log "start"
+}
+
+stage_end()
+{
+	local secs=$(($(date +%s) - STAGE_START))
+
+	printf '%s %d\n' "$STAGE" "$secs" >> "$TIMINGS"
+	log "done in $(fmt_secs "$secs")"
+}
+
+fmt_secs()
+{
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+need_cmd()
+{
+	local cmd=$1 pkg=$2
+
+	command -v "$cmd" > /dev/null 2>&1 ||
+		die "'$cmd' not found" "run 'make deps' or: apt-get install $pkg"
+}
+
+# Patches listed in series, in order, without comments and blank lines.
+series_patches()
+{
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TOP/series"
+}
+
+# sync_tree SRC DST: make DST's content equal SRC's, rewriting only files
+# whose content differs, and give those a fresh mtime: a file put back to
+# pristine content would otherwise carry an mtime older than its objects
+# and make would not rebuild them.  Prints how many files changed.
+sync_tree()
+{
+	local src=$1 dst=$2 list
+
+	mkdir -p "$dst"
+	list=$(mktemp)
+	rsync -a --checksum --delete --exclude=/.pc --exclude=/.harness-\* \
+		--out-format='%n' "$src/" "$dst/" > "$list"
+	(cd "$dst" && grep -v '/$' "$list" | xargs -r -d '\n' touch -c --) || true
+	grep -vc '/$' "$list" || true
+	rm -f "$list"
+}
+
+# quilt_push DIR [quilt push args]: apply series in DIR with zero fuzz; on
+# failure name the patch and its rejected hunks and return 1.
+quilt_push()
+{
+	local dir=$1 qlog=$LOGS/quilt-$STAGE.log failed
+
+	shift
+	if (cd "$dir" && QUILT_PATCHES=$TOP/patches QUILT_SERIES=$TOP/series QUILT_PC=.pc \
+		quilt push --fuzz=0 "$@" > "$qlog" 2>&1); then
+		return 0
+	fi
+	failed=$(sed -n 's/^Applying patch .*patches\/\(.*\)$/\1/p' "$qlog" | tail -n 1)
+	{
+		echo "----- quilt output (tail of $qlog) -----"
+		tail -n 20 "$qlog"
+		echo "----------------------------------------"
+		awk '/^patching file/ { f = $3 } /^Hunk #[0-9]+ FAILED/ { print "  rejected in " f ": " $0 }' "$qlog"
+		echo "[$STAGE] error: patch '${failed:-?}' does not apply to linux-source $KERNEL_DEB_VERSION with zero fuzz"
+	} >&2
+	return 1
+}

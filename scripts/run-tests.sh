@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Boot the built kernel in QEMU, run the tests of selftests/tests.list there,
+# and judge them from the runners' own output: a listed test_progs test must
+# report OK (SKIP, FAIL or missing all fail); test_verifier must exit 0.
+# Results go to $BUILD/results/selftests.res for the summary.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+stage_begin run-tests
+
+need_cmd qemu-system-x86_64 qemu-system-x86
+[ -x "$STOUT/test_progs" ] || die "no $STOUT/test_progs" "run 'make selftests' first"
+
+# --- what to run --------------------------------------------------------------
+allow=() deny=() run_verifier=0
+while read -r runner name _; do
+	case "$runner" in
+	'' | \#*) ;;
+	test_progs) allow+=("$name") ;;
+	test_verifier) run_verifier=1 ;;
+	*) die "selftests/tests.list: unknown runner '$runner'" "use test_progs or test_verifier" ;;
+	esac
+done < "$TOP/selftests/tests.list"
+while read -r name _; do
+	case "$name" in '' | \#*) ;; *) deny+=("$name") ;; esac
+done < "$TOP/selftests/deny.list"
+
+join() { local IFS=,; echo "$*"; }
+
+job=$BUILD/run
+rm -rf "$job"
+mkdir -p "$job" "$BUILD/results"
+cp "$TOP/qemu/guest-job.sh" "$job/"
+cat > "$job/job.env" <<ENV
+SELFTESTS_DIR='$STOUT'
+TEST_PROGS_ALLOW='$(join "${allow[@]}")'
+TEST_PROGS_DENY='$(join "${deny[@]}")'
+RUN_TEST_VERIFIER=$run_verifier
+ENV
+
+# --- accelerator --------------------------------------------------------------
+accel=$("$TOP/scripts/pick-accel.sh")
+
+# --- boot and run -------------------------------------------------------------
+serial=$LOGS/serial-$(date +%Y%m%d-%H%M%S).log
+ln -sfn "$(basename "$serial")" "$LOGS/serial.log"
+log "booting ($accel, $QEMU_SMP vCPUs, ${QEMU_MEM} MiB, timeout ${QEMU_TIMEOUT}s; serial log: $serial)"
+start=$(date +%s)
+rc=0
+timeout -k 10 "$QEMU_TIMEOUT" "$TOP/qemu/launch.sh" run "$accel" "$job" "$serial" || rc=$?
+log "guest ran for $(fmt_secs $(($(date +%s) - start)))"
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	tail -n 20 "$serial" >&2 || true
+	die "guest did not finish within ${QEMU_TIMEOUT}s (serial log: $serial)" \
+		"raise QEMU_TIMEOUT or look for a hang in the log"
+fi
+[ "$rc" -eq 0 ] || die "qemu exited with $rc (serial log: $serial)"
+if [ ! -f "$job/guest-done" ]; then
+	grep -E 'Kernel panic|BUG:|Oops|harness:' "$serial" | tail -n 10 >&2 || true
+	die "the guest job did not complete (serial log: $serial)"
+fi
+cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
+
+# --- judge --------------------------------------------------------------------
+res=$BUILD/results/selftests.res
+: > "$res"
+pass() { echo "PASS $1" >> "$res"; }
+fail() { echo "FAIL $1: $2" >> "$res"; }
+
+[ -f "$job/bpf_testmod.err" ] && fail bpf_testmod.ko "does not load in the guest"
+if [ ${#allow[@]} -gt 0 ]; then
+	tplog=$job/test_progs.log
+	[ -f "$tplog" ] || die "test_progs left no log"
+	log "test_progs exit code $(cat "$job/test_progs.rc"); $(grep '^Summary:' "$tplog" || echo 'no summary line')"
+	for t in "${allow[@]}"; do
+		line=$(grep -E "^#[0-9]+ +$t:(OK|SKIP|FAIL)$" "$tplog" || true)
+		# Each subtest that ran counts on its own.
+		while read -r _ name; do
+			case "$name" in
+			*:OK) pass "test_progs ${name%:OK}" ;;
+			*:SKIP) fail "test_progs ${name%:SKIP}" "skipped" ;;
+			*:FAIL) fail "test_progs ${name%:FAIL}" "failed" ;;
+			esac
+		done < <(grep -E "^#[0-9]+/[0-9]+ +$t/" "$tplog" || true)
+		case "$line" in
+		*:OK) pass "test_progs $t" ;;
+		*:SKIP) fail "test_progs $t" "skipped (deny the subtest with a reason, or fix it)" ;;
+		*:FAIL) fail "test_progs $t" "failed (see $LOGS/test_progs.log)" ;;
+		*) fail "test_progs $t" "did not run (no such test?)" ;;
+		esac
+	done
+fi
+if [ "$run_verifier" = 1 ]; then
+	tvlog=$job/test_verifier.log
+	summary=$(grep '^Summary:' "$tvlog" 2> /dev/null || echo 'no summary line')
+	if [ "$(cat "$job/test_verifier.rc" 2> /dev/null)" = 0 ]; then
+		pass "test_verifier ($summary)"
+	else
+		fail "test_verifier" "$summary (see $LOGS/test_verifier.log)"
+	fi
+fi
+log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"
+stage_end

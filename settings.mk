@@ -1,0 +1,22 @@
+# Settings of the harness: the one place for versions, toolchain and guest
+# sizes.  Every value can be overridden from the command line or the
+# environment, e.g. `make KERNEL_DEB_VERSION=6.1.192-1 QEMU_ACCEL=tcg`.
+# scripts/lib.sh reads this file too, so scripts run by hand agree with make.
+
+# Debian package holding the base tree (linux-source-6.1), pinned.
+KERNEL_DEB_VERSION ?= 6.1.176-1
+
+# Toolchain: the kernel is built with gcc, BPF programs with this clang/LLVM.
+LLVM_VERSION ?= 16
+JOBS ?= 3
+USE_CCACHE ?= 1
+
+# Guest: accelerator auto|kvm|tcg, vCPUs, memory (MiB), hard timeouts (s).
+QEMU_ACCEL ?= auto
+QEMU_SMP ?= 2
+QEMU_MEM ?= 4096
+QEMU_TIMEOUT ?= 1800
+KVM_PROBE_TIMEOUT ?= 10
+
+# Where everything is built (git-ignored).
+BUILD_DIR ?= build
