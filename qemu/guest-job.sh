@@ -7,6 +7,7 @@ set -uo pipefail
 job=$(dirname "$(readlink -f "$0")")
 . "$job/job.env"
 
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 cd "$SELFTESTS_DIR" || exit 1
 echo "guest: kernel $(uname -r), $(nproc) CPUs"
 

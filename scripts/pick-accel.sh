@@ -28,7 +28,7 @@ rm -rf "$probe"
 mkdir -p "$probe"
 start=$(date +%s)
 timeout -k 5 "$KVM_PROBE_TIMEOUT" "$TOP/qemu/launch.sh" probe kvm "$probe" "$LOGS/kvm-probe.log" \
-	> /dev/null 2>&1 || true
+	> /dev/null 2> "$LOGS/kvm-probe.stderr" || true
 secs=$(($(date +%s) - start))
 if grep -q 'harness: userspace reached' "$LOGS/kvm-probe.log" 2> /dev/null; then
 	log "kvm probe reached userspace in ${secs}s: using kvm" >&2
