@@ -10,17 +10,17 @@ S := scripts
 
 .DEFAULT_GOAL := all
 .PHONY: all test help deps fetch unpack apply config kernel selftests \
-	initramfs run vm hygiene tree export bisect clean distclean
+	initramfs run vm hygiene harness-test tree export bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 	@$(S)/pipeline.sh run
 
-test: ## everything `make` does plus series hygiene checks (what CI runs)
+test: ## `make` plus series hygiene and harness tests (what CI runs)
 	@$(S)/pipeline.sh test
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \
-		awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
+		awk -F':.*## ' '{ printf "  make %-13s %s\n", $$1, $$2 }'
 
 deps: ## install the Debian packages the harness needs
 	@$(S)/install-deps.sh
@@ -55,6 +55,9 @@ vm: initramfs ## boot the built kernel and drop to a shell in the guest
 
 hygiene: unpack ## series checks only: format, checkpatch --strict, series
 	@rm -rf $(BUILD_DIR)/results; $(S)/hygiene.sh; $(S)/summary.sh
+
+harness-test: unpack ## the harness's own tests (bad input handling) only
+	@rm -rf $(BUILD_DIR)/results; selftests/harness/run.sh; $(S)/summary.sh
 
 tree: unpack ## git repo build/tree: pristine base + one commit per patch
 	@$(S)/tree.sh

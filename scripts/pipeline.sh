@@ -2,7 +2,8 @@
 # The main job: run the stages in order, stop at the first one that fails
 # (counted as a failure), then print the summary.
 #   pipeline.sh run    fetch .. run-tests          ('make')
-#   pipeline.sh test   the same plus series hygiene ('make test')
+#   pipeline.sh test   the same plus series hygiene and the harness's
+#                      own tests ('make test')
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,13 +12,16 @@ rm -rf "$BUILD/results"
 mkdir -p "$BUILD/results" "$LOGS"
 : > "$TIMINGS"
 
-stages=(install-deps fetch unpack apply)
-[ "$what" = test ] && stages+=(hygiene)
-stages+=(config build-kernel build-selftests mkinitramfs run-tests)
+stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply.sh)
+[ "$what" = test ] && stages+=(scripts/hygiene.sh)
+stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
+	scripts/mkinitramfs.sh)
+[ "$what" = test ] && stages+=(selftests/harness/run.sh)
+stages+=(scripts/run-tests.sh)
 
 for s in "${stages[@]}"; do
-	if ! "$TOP/scripts/$s.sh"; then
-		echo "FAIL stage $s: see the messages above and $LOGS" >> "$BUILD/results/stages.res"
+	if ! "$TOP/$s"; then
+		echo "FAIL stage $(basename "$s" .sh): see the messages above and $LOGS" >> "$BUILD/results/stages.res"
 		break
 	fi
 done

@@ -60,43 +60,5 @@ if [ ! -f "$job/guest-done" ]; then
 fi
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
-# --- judge --------------------------------------------------------------------
-res=$BUILD/results/selftests.res
-: > "$res"
-pass() { echo "PASS $1" >> "$res"; }
-fail() { echo "FAIL $1: $2" >> "$res"; }
-
-[ -f "$job/bpf_testmod.err" ] && fail bpf_testmod.ko "does not load in the guest"
-if [ ${#allow[@]} -gt 0 ]; then
-	tplog=$job/test_progs.log
-	[ -f "$tplog" ] || die "test_progs left no log"
-	log "test_progs exit code $(cat "$job/test_progs.rc"); $(grep '^Summary:' "$tplog" || echo 'no summary line')"
-	for t in "${allow[@]}"; do
-		line=$(grep -E "^#[0-9]+ +$t:(OK|SKIP|FAIL)$" "$tplog" || true)
-		# Each subtest that ran counts on its own.
-		while read -r _ name; do
-			case "$name" in
-			*:OK) pass "test_progs ${name%:OK}" ;;
-			*:SKIP) fail "test_progs ${name%:SKIP}" "skipped" ;;
-			*:FAIL) fail "test_progs ${name%:FAIL}" "failed" ;;
-			esac
-		done < <(grep -E "^#[0-9]+/[0-9]+ +$t/" "$tplog" || true)
-		case "$line" in
-		*:OK) pass "test_progs $t" ;;
-		*:SKIP) fail "test_progs $t" "skipped (deny the subtest with a reason, or fix it)" ;;
-		*:FAIL) fail "test_progs $t" "failed (see $LOGS/test_progs.log)" ;;
-		*) fail "test_progs $t" "did not run (no such test?)" ;;
-		esac
-	done
-fi
-if [ "$run_verifier" = 1 ]; then
-	tvlog=$job/test_verifier.log
-	summary=$(grep '^Summary:' "$tvlog" 2> /dev/null || echo 'no summary line')
-	if [ "$(cat "$job/test_verifier.rc" 2> /dev/null)" = 0 ]; then
-		pass "test_verifier ($summary)"
-	else
-		fail "test_verifier" "$summary (see $LOGS/test_verifier.log)"
-	fi
-fi
-log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"
+"$TOP/scripts/judge.sh" "$job" "$BUILD/results/selftests.res"
 stage_end

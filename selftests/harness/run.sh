@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# The harness's own tests: bad input must fail with a clear error naming
+# the problem, and lose nothing.  Each test runs the real scripts against a
+# small fake project under a scratch directory and is one counted check.
+# The guest timeout test needs a built kernel and is skipped without one.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+stage_begin harness-tests
+
+mkdir -p "$BUILD/results"
+res=$BUILD/results/harness.res
+: > "$res"
+work=$(mktemp -d "$BUILD/harness-tests.XXXXXX")
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
+ver=$KERNEL_DEB_VERSION
+
+# fake_top NAME: a copy of the project without patches, build dir empty.
+fake_top()
+{
+	local top=$work/$1
+
+	mkdir -p "$top/patches" "$top/build"
+	cp -r "$TOP/scripts" "$TOP/qemu" "$TOP/selftests" "$TOP/settings.mk" \
+		"$TOP/kconfig-fragment" "$top/"
+	: > "$top/series"
+	echo "$top"
+}
+
+# fake_pristine TOP: a three-line "kernel tree", stamped as unpacked.
+fake_pristine()
+{
+	local p=$1/build/src/linux-$ver
+
+	mkdir -p "$p"
+	printf 'one\ntwo\nthree\n' > "$p/a.txt"
+	touch -d 2000-01-01 "$p/a.txt"
+	echo fake > "$p/.harness-unpacked"
+}
+
+# write_patch FILE FROM TO: a format-patch style patch of a.txt line 2.
+write_patch()
+{
+	cat > "$1" <<PATCH
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Local Kptrs Project <local-kptrs@localhost>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] test: Change line two
+
+Change the second line.
+
+Signed-off-by: Local Kptrs Project <local-kptrs@localhost>
+---
+ a.txt | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/a.txt b/a.txt
+--- a/a.txt
++++ b/a.txt
+@@ -1,3 +1,3 @@
+ one
+-$2
++$3
+ three
+PATCH
+}
+
+expect_in()
+{
+	grep -qF -- "$1" "$2" || { echo "expected in $2: $1"; return 1; }
+}
+
+# --- tests -------------------------------------------------------------------
+
+apply_names_rejected_hunk()
+{
+	local top out=$work/out
+	top=$(fake_top reject)
+	fake_pristine "$top"
+	mkdir -p "$top/build/linux"
+	echo previous > "$top/build/linux/a.txt"
+	write_patch "$top/patches/0001-bad.patch" zwei two
+	echo 0001-bad.patch > "$top/series"
+	if "$top/scripts/apply.sh" > "$out" 2>&1; then
+		echo "apply.sh succeeded on a patch that does not apply"
+		return 1
+	fi
+	expect_in "patch '0001-bad.patch' does not apply" "$out" &&
+		expect_in "rejected in a.txt: Hunk #1 FAILED" "$out" &&
+		[ "$(cat "$top/build/linux/a.txt")" = previous ]
+}
+
+apply_revert_touches_file()
+{
+	local top
+	top=$(fake_top revert)
+	fake_pristine "$top"
+	write_patch "$top/patches/0001-good.patch" two TWO
+	echo 0001-good.patch > "$top/series"
+	"$top/scripts/apply.sh" > /dev/null 2>&1 || return 1
+	grep -qx TWO "$top/build/linux/a.txt" || return 1
+	: > "$top/series"
+	"$top/scripts/apply.sh" > /dev/null 2>&1 || return 1
+	# back to pristine content, but newer than the pristine file's mtime
+	cmp -s "$top/build/linux/a.txt" "$top/build/src/linux-$ver/a.txt" &&
+		[ "$top/build/linux/a.txt" -nt "$top/build/src/linux-$ver/a.txt" ]
+}
+
+fetch_missing_version_lists_offers()
+{
+	local top out=$work/out
+	top=$(fake_top fetch)
+	if KERNEL_DEB_VERSION=0.0.0-0 "$top/scripts/fetch.sh" > "$out" 2>&1; then
+		echo "fetch.sh succeeded for version 0.0.0-0"
+		return 1
+	fi
+	expect_in "linux-source-6.1=0.0.0-0 is not in the apt archive (offered: 6.1." "$out" &&
+		expect_in "make KERNEL_DEB_VERSION=" "$out"
+}
+
+hygiene_flags_bad_patches()
+{
+	local top r
+	top=$(fake_top hygiene)
+	mkdir -p "$top/build/src"
+	ln -s "$PRISTINE" "$top/build/src/linux-$ver"
+	write_patch "$top/patches/0001-nosob.patch" two TWO
+	sed -i '/^Signed-off-by/d' "$top/patches/0001-nosob.patch"
+	write_patch "$top/patches/0002-ws.patch" two 'TWO  '
+	write_patch "$top/patches/0003-stray.patch" two TWO
+	printf '0001-nosob.patch\n0002-ws.patch\n' > "$top/series"
+	"$top/scripts/hygiene.sh" > /dev/null 2>&1 || return 1
+	r=$top/build/results/hygiene.res
+	expect_in "FAIL series matches patches/: patches/0003-stray.patch not in series" "$r" &&
+		expect_in "FAIL format 0001-nosob.patch: missing Signed-off-by" "$r" &&
+		expect_in "PASS format 0002-ws.patch" "$r" &&
+		expect_in "FAIL checkpatch 0002-ws.patch: total: 1 errors" "$r" &&
+		expect_in "FAIL series applies with zero fuzz" "$r"
+}
+
+config_names_dropped_option()
+{
+	local top out=$work/out
+	[ -f "$TREE/Makefile" ] || { echo "no $TREE"; return 1; }
+	top=$(fake_top config)
+	ln -s "$TREE" "$top/build/linux"
+	# 9P_FS needs NETWORK_FILESYSTEMS, which allnoconfig leaves off.
+	grep -v NETWORK_FILESYSTEMS "$TOP/kconfig-fragment" > "$top/kconfig-fragment"
+	if "$top/scripts/config.sh" > "$out" 2>&1; then
+		echo "config.sh accepted a fragment whose option is dropped"
+		return 1
+	fi
+	expect_in "dropped: CONFIG_9P_FS=y (kconfig-fragment)" "$out" &&
+		[ ! -f "$top/build/kbuild/.config" ]
+}
+
+judge_counts_skip_fail_missing()
+{
+	local job=$work/judge r=$work/judge.res
+	mkdir -p "$job"
+	cat > "$job/job.env" <<ENV
+SELFTESTS_DIR=/nonexistent
+TEST_PROGS_ALLOW='a,b,c,d'
+TEST_PROGS_DENY=''
+RUN_TEST_VERIFIER=1
+ENV
+	cat > "$job/test_progs.log" <<LOG
+#1/1    a/x:OK
+#1      a:OK
+#2      b:SKIP
+#3/1    c/y:FAIL
+#3      c:FAIL
+Summary: 1/1 PASSED, 1 SKIPPED, 1 FAILED
+LOG
+	echo 1 > "$job/test_progs.rc"
+	echo 'Summary: 1 PASSED, 0 SKIPPED, 1 FAILED' > "$job/test_verifier.log"
+	echo 1 > "$job/test_verifier.rc"
+	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	[ "$(grep -c '^PASS' "$r")" = 2 ] && [ "$(grep -c '^FAIL' "$r")" = 5 ] &&
+		expect_in "FAIL test_progs b: skipped" "$r" &&
+		expect_in "FAIL test_progs c/y: failed" "$r" &&
+		expect_in "FAIL test_progs d: did not run" "$r" &&
+		expect_in "FAIL test_verifier: Summary: 1 PASSED, 0 SKIPPED, 1 FAILED" "$r"
+}
+
+tree_export_round_trip()
+{
+	local top gt out=$work/out
+	top=$(fake_top tree)
+	fake_pristine "$top"
+	"$top/scripts/tree.sh" > "$out" 2>&1 || return 1
+	gt=$top/build/tree
+	sed -i 's/two/TWO/' "$gt/a.txt"
+	git -C "$gt" -c user.name="Local Kptrs Project" -c user.email=local-kptrs@localhost \
+		commit -q -a -s -m "test: Change line two" -m "Body." || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	cp -r "$top/patches" "$work/patches.first"
+	# a dirty tree is never replaced
+	echo dirty >> "$gt/a.txt"
+	if "$top/scripts/tree.sh" > "$out" 2>&1; then
+		echo "tree.sh replaced a tree with uncommitted changes"
+		return 1
+	fi
+	expect_in "has uncommitted changes" "$out" || return 1
+	grep -qx dirty "$gt/a.txt" || return 1
+	git -C "$gt" checkout -q a.txt
+	# re-create from the exported patches and export again: no diff
+	FORCE=1 "$top/scripts/tree.sh" > "$out" 2>&1 || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	diff -r "$work/patches.first" "$top/patches" &&
+		[ "$(cat "$top/series")" = "$(ls "$top/patches")" ]
+}
+
+guest_timeout_keeps_log()
+{
+	local top out=$work/out
+	top=$(fake_top timeout)
+	ln -s "$KBUILD" "$top/build/kbuild"
+	ln -s "$STOUT" "$top/build/selftests"
+	ln -s "$BUILD/initramfs.cpio.gz" "$top/build/initramfs.cpio.gz"
+	if QEMU_ACCEL=tcg QEMU_TIMEOUT=1 "$top/scripts/run-tests.sh" > "$out" 2>&1; then
+		echo "run-tests.sh succeeded with a 1 s guest timeout"
+		return 1
+	fi
+	expect_in "guest did not finish within 1s (serial log: $top/build/logs/serial-" "$out" &&
+		[ -f "$top/build/logs/serial.log" ]
+}
+
+# --- run ---------------------------------------------------------------------
+tests=(apply_names_rejected_hunk apply_revert_touches_file
+	fetch_missing_version_lists_offers hygiene_flags_bad_patches
+	judge_counts_skip_fail_missing tree_export_round_trip)
+if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
+	tests+=(config_names_dropped_option guest_timeout_keeps_log)
+else
+	log "no built kernel: config and guest timeout tests not run"
+fi
+for t in "${tests[@]}"; do
+	if (set -e; "$t") > "$LOGS/harness-$t.log" 2>&1; then
+		echo "PASS harness $t" >> "$res"
+	else
+		echo "FAIL harness $t: see $LOGS/harness-$t.log" >> "$res"
+		log "FAIL $t: $(tail -n 1 "$LOGS/harness-$t.log")"
+	fi
+done
+log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"
+stage_end
