@@ -3,7 +3,8 @@
 #   MODE    probe (reach userspace, power off), run (guest-job.sh), shell
 #   ACCEL   kvm or tcg
 #   JOBDIR  host directory shared read-write with the guest
-# The host root is shared read-only; nothing is loaded into the host kernel.
+# The host root and the selftests are shared read-only, JOBDIR read-write;
+# nothing is loaded into the host kernel.
 # Without SERIAL_LOG the console is on this terminal (for 'make vm').
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -13,6 +14,8 @@ bzimage=$KBUILD/arch/x86/boot/bzImage
 initrd=$BUILD/initramfs.cpio.gz
 [ -f "$bzimage" ] || die "no $bzimage" "run 'make kernel' first"
 [ -f "$initrd" ] || die "no $initrd" "run 'make initramfs' first"
+
+mkdir -p "$STOUT"
 
 case "$accel" in
 kvm) cpu=host ;;
@@ -24,8 +27,9 @@ args=(
 	-accel "$accel" -cpu "$cpu" -smp "$QEMU_SMP" -m "$QEMU_MEM"
 	-nodefaults -no-reboot -display none
 	-kernel "$bzimage" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 harness.mode=$mode harness.job=$job"
+	-append "console=ttyS0 panic=-1 harness.mode=$mode harness.job=$job harness.selftests=$STOUT"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$STOUT,mount_tag=selftests,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$job,mount_tag=job,security_model=none,multidevs=remap"
 )
 if [ -n "$serial" ]; then

@@ -33,9 +33,13 @@ rm -f "$deb" "$deb.part"
 log "downloading $pkg=$KERNEL_DEB_VERSION"
 tmp=$(mktemp -d "$CACHE/download.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# _apt cannot write into root-owned build dirs; download as root quietly.
-(cd "$tmp" && apt-get download -q "$pkg=$KERNEL_DEB_VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
-	die "apt-get download $pkg=$KERNEL_DEB_VERSION failed" "check the network and apt sources"
+# Let apt's sandbox user write the download directory when we are root.
+[ "$(id -u)" -ne 0 ] || chown _apt "$tmp" 2> /dev/null || true
+if ! (cd "$tmp" && apt-get download -q "$pkg=$KERNEL_DEB_VERSION") > "$LOGS/fetch.log" 2>&1; then
+	tail -n 5 "$LOGS/fetch.log" >&2
+	die "apt-get download $pkg=$KERNEL_DEB_VERSION failed (log: $LOGS/fetch.log)" \
+		"check the network and apt sources, then 'make fetch'"
+fi
 got=$(find "$tmp" -name '*.deb' | head -n 1)
 [ -n "$got" ] || die "apt-get download produced no .deb" "rerun 'make fetch'"
 if ! echo "$expected  $got" | sha256sum --quiet -c -; then
