@@ -47,17 +47,17 @@ initramfs: ## build the busybox initramfs of the guest
 	@$(S)/mkinitramfs.sh
 
 run: initramfs ## boot the built kernel and run selftests/tests.list (no rebuild)
-	@rm -rf $(BUILD_DIR)/results; $(S)/run-tests.sh; $(S)/summary.sh
+	@$(S)/reset-results.sh; $(S)/run-tests.sh; $(S)/summary.sh
 
 vm: initramfs ## boot the built kernel and drop to a shell in the guest
 	@mkdir -p $(BUILD_DIR)/vm && qemu/launch.sh shell \
 		$$($(S)/pick-accel.sh) $(abspath $(BUILD_DIR))/vm
 
 hygiene: unpack ## series checks only: format, checkpatch --strict, series
-	@rm -rf $(BUILD_DIR)/results; $(S)/hygiene.sh; $(S)/summary.sh
+	@$(S)/reset-results.sh; $(S)/hygiene.sh; $(S)/summary.sh
 
 harness-test: unpack ## the harness's own tests (bad input handling) only
-	@rm -rf $(BUILD_DIR)/results; selftests/harness/run.sh; $(S)/summary.sh
+	@$(S)/reset-results.sh; selftests/harness/run.sh; $(S)/summary.sh
 
 tree: unpack ## git repo build/tree: pristine base + one commit per patch
 	@$(S)/tree.sh

@@ -24,16 +24,19 @@ if [ -n "$TEST_PROGS_ALLOW" ]; then
 	else
 		fail test_progs "left no log (crashed or never started?)"
 	fi
+	# test_progs repeats failed tests after "All error logs:"; judge
+	# the run itself only.
+	results=$(sed '/^All error logs:$/q' "$tplog" 2> /dev/null || true)
 	IFS=, read -r -a allow <<< "$TEST_PROGS_ALLOW"
 	for t in "${allow[@]}"; do
-		line=$(grep -E "^#[0-9]+ +$t:(OK|SKIP|FAIL)$" "$tplog" 2> /dev/null || true)
+		line=$(grep -E "^#[0-9]+ +$t:(OK|SKIP|FAIL)$" <<< "$results" || true)
 		while read -r _ name; do
 			case "$name" in
 			*:OK) pass "test_progs ${name%:OK}" ;;
 			*:SKIP) fail "test_progs ${name%:SKIP}" "skipped" ;;
 			*:FAIL) fail "test_progs ${name%:FAIL}" "failed" ;;
 			esac
-		done < <(grep -E "^#[0-9]+/[0-9]+ +$t/" "$tplog" 2> /dev/null || true)
+		done < <(grep -E "^#[0-9]+/[0-9]+ +$t/" <<< "$results" || true)
 		case "$line" in
 		*:OK) pass "test_progs $t" ;;
 		*:SKIP) fail "test_progs $t" "skipped (deny the subtest with a reason, or fix it)" ;;

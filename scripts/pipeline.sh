@@ -8,9 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-run}
-rm -rf "$BUILD/results"
-mkdir -p "$BUILD/results" "$LOGS"
-: > "$TIMINGS"
+"$TOP/scripts/reset-results.sh"
 
 stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply.sh)
 [ "$what" = test ] && stages+=(scripts/hygiene.sh)

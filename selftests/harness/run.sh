@@ -170,6 +170,11 @@ ENV
 #3/1    c/y:FAIL
 #3      c:FAIL
 Summary: 1/1 PASSED, 1 SKIPPED, 1 FAILED
+
+All error logs:
+#3/1    c/y:FAIL
+#3      c:FAIL
+Summary: 1/1 PASSED, 1 SKIPPED, 1 FAILED
 LOG
 	echo 1 > "$job/test_progs.rc"
 	echo 'Summary: 1 PASSED, 0 SKIPPED, 1 FAILED' > "$job/test_verifier.log"
