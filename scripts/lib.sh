@@ -94,20 +94,18 @@ series_patches()
 }
 
 # sync_tree SRC DST: make DST's content equal SRC's, rewriting only files
-# whose content differs, and give those a fresh mtime: a file put back to
-# pristine content would otherwise carry an mtime older than its objects
-# and make would not rebuild them.  Prints how many files changed.
+# whose content differs.  Times are not copied: a rewritten file gets the
+# current time, newer than its objects, even when it goes back to pristine
+# content (whose tarball mtime is old), and an unchanged file keeps its
+# time, so make rebuilds exactly what changed.  Prints how many files
+# were rewritten.
 sync_tree()
 {
-	local src=$1 dst=$2 list
+	local src=$1 dst=$2
 
 	mkdir -p "$dst"
-	list=$(mktemp)
-	rsync -a --checksum --delete --exclude=/.pc --exclude=/.harness-\* \
-		--out-format='%n' "$src/" "$dst/" > "$list"
-	(cd "$dst" && grep -v '/$' "$list" | xargs -r -d '\n' touch -c --) || true
-	grep -vc '/$' "$list" || true
-	rm -f "$list"
+	rsync -rlpD --checksum --delete --exclude=/.pc --exclude=/.harness-\* \
+		--out-format='%n' "$src/" "$dst/" | grep -vc '/$' || true
 }
 
 # quilt_push DIR [quilt push args]: apply series in DIR with zero fuzz; on
