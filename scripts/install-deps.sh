@@ -6,6 +6,7 @@ stage_begin deps
 
 packages=(
 	build-essential bc bison flex cpio kmod rsync pkg-config	# kernel build
+	xz-utils openssl						# unpack, module signing key
 	libelf-dev libssl-dev dwarves					# BTF (pahole)
 	"clang-$LLVM_VERSION" "llvm-$LLVM_VERSION" "lld-$LLVM_VERSION"	# BPF programs
 	libcap-dev zlib1g-dev libzstd-dev python3-docutils		# selftests
