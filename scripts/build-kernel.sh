@@ -23,7 +23,9 @@ if ! "${kmake[@]}" bzImage modules > "$buildlog" 2>&1; then
 fi
 grep -q 'warning:' "$buildlog" && log "$(grep -c 'warning:' "$buildlog") compiler warnings (see $buildlog)"
 [ -f "$KBUILD/vmlinux" ] || die "no vmlinux after the build"
-if ! readelf -S "$KBUILD/vmlinux" | grep -q '\.BTF'; then
+# grep -c reads all of readelf's output: with pipefail, grep -q could exit
+# first and fail the pipeline through readelf's SIGPIPE.
+if [ "$(readelf -S "$KBUILD/vmlinux" | grep -c '\.BTF')" -eq 0 ]; then
 	die "vmlinux has no .BTF section" "check pahole (dwarves) and CONFIG_DEBUG_INFO_BTF"
 fi
 if [ "$USE_CCACHE" = 1 ] && command -v ccache > /dev/null; then

@@ -10,11 +10,11 @@ deb=$CACHE/${pkg}_${KERNEL_DEB_VERSION}_all.deb
 mkdir -p "$CACHE"
 
 expected=$(apt-cache show "$pkg=$KERNEL_DEB_VERSION" 2> /dev/null |
-	sed -n 's/^SHA256: //p' | head -n 1)
+	sed -n 's/^SHA256: //p' | awk 'NR == 1' || true)
 if [ -z "$expected" ]; then
 	apt-get update -qq > /dev/null 2>&1 || true
 	expected=$(apt-cache show "$pkg=$KERNEL_DEB_VERSION" 2> /dev/null |
-		sed -n 's/^SHA256: //p' | head -n 1)
+		sed -n 's/^SHA256: //p' | awk 'NR == 1' || true)
 fi
 if [ -z "$expected" ]; then
 	offered=$(apt-cache madison "$pkg" 2> /dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
@@ -40,7 +40,7 @@ if ! (cd "$tmp" && apt-get download -q "$pkg=$KERNEL_DEB_VERSION") > "$LOGS/fetc
 	die "apt-get download $pkg=$KERNEL_DEB_VERSION failed (log: $LOGS/fetch.log)" \
 		"check the network and apt sources, then 'make fetch'"
 fi
-got=$(find "$tmp" -name '*.deb' | head -n 1)
+got=$(find "$tmp" -name '*.deb' | awk 'NR == 1')
 [ -n "$got" ] || die "apt-get download produced no .deb" "rerun 'make fetch'"
 if ! echo "$expected  $got" | sha256sum --quiet -c -; then
 	die "sha256 mismatch for $(basename "$got") (expected $expected)" \

@@ -22,7 +22,7 @@ for f in "$TOP"/patches/*.patch; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f")
 	case "$b" in 0000-cover-letter*) continue ;; esac
-	series_patches | grep -qxF "$b" || problems+=("patches/$b not in series")
+	grep -qxF "$b" < <(series_patches) || problems+=("patches/$b not in series")
 done
 if [ ${#problems[@]} -eq 0 ]; then
 	pass "series matches patches/"
@@ -38,7 +38,7 @@ while read -r p; do
 	[ -f "$f" ] || continue
 
 	# 2. format: headers, body, sign-off by the author
-	author=$(sed -n 's/^From: //p' "$f" | head -n 1)
+	author=$(sed -n 's/^From: //p' "$f" | awk 'NR == 1')
 	missing=()
 	[ -n "$author" ] || missing+=("From")
 	grep -q '^Subject: ' "$f" || missing+=("Subject")
