@@ -9,7 +9,7 @@ export QEMU_ACCEL QEMU_SMP QEMU_MEM QEMU_TIMEOUT KVM_PROBE_TIMEOUT BUILD_DIR
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-debug help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -17,6 +17,9 @@ all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 
 test: ## `make` plus series hygiene and harness tests (what CI runs)
 	@$(S)/pipeline.sh test
+
+test-debug: ## the tests on a KASAN/kmemleak/lockdep kernel, 4 vCPUs
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) $(S)/pipeline.sh debug
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \

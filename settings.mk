@@ -20,3 +20,5 @@ KVM_PROBE_TIMEOUT ?= 10
 
 # Where everything is built (git-ignored).
 BUILD_DIR ?= build
+# vCPUs of the guest of make test-debug (the concurrency tests want 4)
+QEMU_DEBUG_SMP ?= 4

@@ -33,4 +33,17 @@ if [ "$RUN_TEST_VERIFIER" = 1 ]; then
 	echo $? > "$job/test_verifier.rc"
 	tail -n 1 "$job/test_verifier.log"
 fi
+# Debug kernel: ask kmemleak for what is unreferenced now.  It reports
+# objects older than its grace period, so scan twice a few seconds apart.
+if [ "${KMEMLEAK_SCAN:-0}" = 1 ]; then
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo "guest: kmemleak scan"
+		echo scan > /sys/kernel/debug/kmemleak
+		sleep 6
+		echo scan > /sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak > "$job/kmemleak.log"
+	else
+		echo "guest: no /sys/kernel/debug/kmemleak" | tee "$job/kmemleak.err"
+	fi
+fi
 echo done > "$job/guest-done"

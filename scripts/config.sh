@@ -11,9 +11,18 @@ stage_begin config
 mkdir -p "$KBUILD"
 selftests_config=$TREE/tools/testing/selftests/bpf/config
 merged=$KBUILD/.harness-allconfig
-cat "$selftests_config" "$TOP/kconfig-fragment" > "$merged"
+# Our fragment: kconfig-fragment, plus kconfig-debug-fragment for the
+# debug kernel (make test-debug)
+fragment=$KBUILD/.harness-fragment
+cat "$TOP/kconfig-fragment" > "$fragment"
+fragment_name=kconfig-fragment
+if [ "$VARIANT" = debug ]; then
+	cat "$TOP/kconfig-debug-fragment" >> "$fragment"
+	fragment_name="kconfig-fragment or kconfig-debug-fragment"
+fi
+cat "$selftests_config" "$fragment" > "$merged"
 
-log "allnoconfig + $(grep -c '^CONFIG_' "$selftests_config") options of selftests/bpf/config + $(grep -c '^CONFIG_' "$TOP/kconfig-fragment") of kconfig-fragment"
+log "allnoconfig + $(grep -c '^CONFIG_' "$selftests_config") options of selftests/bpf/config + $(grep -c '^CONFIG_' "$fragment") of kconfig-fragment${VARIANT:+ and kconfig-$VARIANT-fragment}"
 make -s -C "$TREE" O="$KBUILD" KCONFIG_CONFIG=.config.new \
 	KCONFIG_ALLCONFIG="$merged" allnoconfig > "$LOGS/config.log" 2>&1 ||
 	die "allnoconfig failed (log: $LOGS/config.log)"
@@ -41,10 +50,10 @@ while IFS= read -r line; do
 		ours[${opt%% *}]=n
 		;;
 	esac
-done < "$TOP/kconfig-fragment"
+done < "$fragment"
 for opt in "${!ours[@]}"; do
 	want_value "$opt" "${ours[$opt]}" "$KBUILD/.config.new" ||
-		dropped+=("$opt=${ours[$opt]} (kconfig-fragment)")
+		dropped+=("$opt=${ours[$opt]} ($fragment_name)")
 done
 while IFS= read -r line; do
 	case "$line" in CONFIG_*=*) ;; *) continue ;; esac

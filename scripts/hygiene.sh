@@ -7,8 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin hygiene
 
-mkdir -p "$BUILD/results"
-res=$BUILD/results/hygiene.res
+mkdir -p "$RESULTS"
+res=$RESULTS/hygiene.res
 : > "$res"
 pass() { echo "PASS $1" >> "$res"; }
 fail() { echo "FAIL $1: $2" >> "$res"; log "FAIL $1: $2"; }

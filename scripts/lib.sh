@@ -30,11 +30,17 @@ CACHE=$BUILD/cache			# downloaded .deb files
 PRISTINE=$BUILD/src/linux-$KERNEL_DEB_VERSION	# unpacked base, never modified
 STAGING=$BUILD/src/staging		# scratch copy where the series is applied
 TREE=$BUILD/linux			# patched source tree the builds use
-KBUILD=$BUILD/kbuild			# kernel objects (O=)
-STOUT=$BUILD/selftests			# BPF selftests output
+# VARIANT=debug (make test-debug): a second kernel and selftests build, in
+# directories of their own, so the normal build stays warm.
+VARIANT=${VARIANT:-}
+suffix=${VARIANT:+-$VARIANT}
+KBUILD=$BUILD/kbuild$suffix		# kernel objects (O=)
+STOUT=$BUILD/selftests$suffix		# BPF selftests output
+RESULTS=$BUILD/results$suffix		# *.res files the summary counts
+unset suffix
 LOGS=$BUILD/logs
 TIMINGS=$LOGS/timings.txt
-export TOP BUILD CACHE PRISTINE STAGING TREE KBUILD STOUT LOGS TIMINGS
+export TOP BUILD CACHE PRISTINE STAGING TREE KBUILD STOUT RESULTS LOGS TIMINGS VARIANT
 
 STAGE=${STAGE:-harness}
 

@@ -4,6 +4,9 @@
 #   pipeline.sh run    fetch .. run-tests          ('make')
 #   pipeline.sh test   the same plus series hygiene and the harness's
 #                      own tests ('make test')
+#   pipeline.sh debug  the tests on the debug kernel (VARIANT=debug, its
+#                      own build directories), then its reports
+#                      ('make test-debug')
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,10 +19,11 @@ stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
 	scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
 stages+=(scripts/run-tests.sh)
+[ "$what" = debug ] && stages+=(scripts/scan-debug-log.sh)
 
 for s in "${stages[@]}"; do
 	if ! "$TOP/$s"; then
-		echo "FAIL stage $(basename "$s" .sh): see the messages above and $LOGS" >> "$BUILD/results/stages.res"
+		echo "FAIL stage $(basename "$s" .sh): see the messages above and $LOGS" >> "$RESULTS/stages.res"
 		break
 	fi
 done

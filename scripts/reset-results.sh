@@ -4,6 +4,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-rm -rf "$BUILD/results"
-mkdir -p "$BUILD/results" "$LOGS"
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS" "$LOGS"
 : > "$TIMINGS"

@@ -2,7 +2,7 @@
 # Boot the built kernel in QEMU, run the tests of selftests/tests.list there,
 # and judge them from the runners' own output: a listed test_progs test must
 # report OK (SKIP, FAIL or missing all fail); test_verifier must exit 0.
-# Results go to $BUILD/results/selftests.res for the summary.
+# Results go to $RESULTS/selftests.res for the summary.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin run-tests
@@ -28,13 +28,14 @@ join() { local IFS=,; echo "$*"; }
 
 job=$BUILD/run
 rm -rf "$job"
-mkdir -p "$job" "$BUILD/results"
+mkdir -p "$job" "$RESULTS"
 cp "$TOP/qemu/guest-job.sh" "$job/"
 cat > "$job/job.env" <<ENV
 SELFTESTS_DIR='$STOUT'
 TEST_PROGS_ALLOW='$(join "${allow[@]}")'
 TEST_PROGS_DENY='$(join "${deny[@]}")'
 RUN_TEST_VERIFIER=$run_verifier
+KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
 ENV
 
 # --- accelerator --------------------------------------------------------------
@@ -60,5 +61,5 @@ if [ ! -f "$job/guest-done" ]; then
 fi
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
-"$TOP/scripts/judge.sh" "$job" "$BUILD/results/selftests.res"
+"$TOP/scripts/judge.sh" "$job" "$RESULTS/selftests.res"
 stage_end

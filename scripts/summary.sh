@@ -16,7 +16,7 @@ if [ -f "$TIMINGS" ]; then
 fi
 printf '  %-18s %s\n' total "$(fmt_secs "$total")"
 
-results=$(cat "$BUILD"/results/*.res 2> /dev/null || true)
+results=$(cat "$RESULTS"/*.res 2> /dev/null || true)
 passed=$(grep -c '^PASS' <<< "$results" || true)
 failed=$(grep -c '^FAIL' <<< "$results" || true)
 echo

@@ -7,8 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 stage_begin harness-tests
 
-mkdir -p "$BUILD/results"
-res=$BUILD/results/harness.res
+mkdir -p "$RESULTS"
+res=$RESULTS/harness.res
 : > "$res"
 work=$(mktemp -d "$BUILD/harness-tests.XXXXXX")
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
