@@ -5,11 +5,12 @@
 include settings.mk
 export KERNEL_DEB_VERSION LLVM_VERSION JOBS USE_CCACHE
 export QEMU_ACCEL QEMU_SMP QEMU_MEM QEMU_TIMEOUT KVM_PROBE_TIMEOUT BUILD_DIR
+export STRESS_TESTS
 
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-debug help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-debug stress stress-debug help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -20,6 +21,13 @@ test: ## `make` plus series hygiene and harness tests (what CI runs)
 
 test-debug: ## the tests on a KASAN/kmemleak/lockdep kernel, 4 vCPUs
 	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) $(S)/pipeline.sh debug
+
+stress: ## the stress and lifetime tests STRESS_REPEAT (10) times in one boot
+	@STRESS_RUNS=$(STRESS_REPEAT) $(S)/pipeline.sh stress
+
+stress-debug: ## make stress on the debug kernel, 4 vCPUs, then its reports
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) STRESS_RUNS=$(STRESS_REPEAT) \
+		$(S)/pipeline.sh stress
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \

@@ -22,3 +22,7 @@ KVM_PROBE_TIMEOUT ?= 10
 BUILD_DIR ?= build
 # vCPUs of the guest of make test-debug (the concurrency tests want 4)
 QEMU_DEBUG_SMP ?= 4
+
+# make stress: these test_progs tests, STRESS_REPEAT times in one boot
+STRESS_TESTS ?= linked_list_stress,linked_list_lifetime
+STRESS_REPEAT ?= 10

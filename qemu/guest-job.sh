@@ -22,9 +22,20 @@ if [ -n "$TEST_PROGS_ALLOW" ]; then
 	args=(-a "$TEST_PROGS_ALLOW")
 	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")
 	echo "guest: ./test_progs ${args[*]}"
-	./test_progs "${args[@]}" > "$job/test_progs.log" 2>&1
+	./test_progs ${TEST_PROGS_VERBOSE:-} "${args[@]}" > "$job/test_progs.log" 2>&1
 	echo $? > "$job/test_progs.rc"
 	tail -n 3 "$job/test_progs.log"
+fi
+
+# make stress: the same test_progs tests STRESS_RUNS times in a row, each
+# run verbose (the tests print what they did) with a log of its own.
+if [ "${STRESS_RUNS:-0}" -gt 0 ]; then
+	for i in $(seq 1 "$STRESS_RUNS"); do
+		echo "guest: stress run $i/$STRESS_RUNS: ./test_progs -v -a $STRESS_TESTS"
+		./test_progs -v -a "$STRESS_TESTS" > "$job/stress-$i.log" 2>&1
+		echo $? > "$job/stress-$i.rc"
+		grep '^Summary:' "$job/stress-$i.log"
+	done
 fi
 
 if [ "$RUN_TEST_VERIFIER" = 1 ]; then

@@ -7,6 +7,10 @@
 #   pipeline.sh debug  the tests on the debug kernel (VARIANT=debug, its
 #                      own build directories), then its reports
 #                      ('make test-debug')
+#   pipeline.sh stress build as 'run' does, then the stress tests
+#                      STRESS_RUNS times in one boot ('make stress'; with
+#                      VARIANT=debug on the debug kernel, 'make
+#                      stress-debug', then its reports)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +23,10 @@ stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
 	scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
 stages+=(scripts/run-tests.sh)
-[ "$what" = debug ] && stages+=(scripts/scan-debug-log.sh)
+[ "$VARIANT" = debug ] && stages+=(scripts/scan-debug-log.sh)
+if [ "$what" = stress ]; then
+	[ "${STRESS_RUNS:-0}" -gt 0 ] || die "pipeline.sh stress needs STRESS_RUNS > 0"
+fi
 
 for s in "${stages[@]}"; do
 	if ! "$TOP/$s"; then

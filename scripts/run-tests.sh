@@ -12,6 +12,10 @@ need_cmd qemu-system-x86_64 qemu-system-x86
 
 # --- what to run --------------------------------------------------------------
 allow=() deny=() run_verifier=0
+# make stress: only the stress tests, STRESS_RUNS times, instead of the list
+STRESS_RUNS=${STRESS_RUNS:-0}
+tests_list=$TOP/selftests/tests.list
+[ "$STRESS_RUNS" -gt 0 ] && tests_list=/dev/null
 while read -r runner name _; do
 	case "$runner" in
 	'' | \#*) ;;
@@ -19,7 +23,7 @@ while read -r runner name _; do
 	test_verifier) run_verifier=1 ;;
 	*) die "selftests/tests.list: unknown runner '$runner'" "use test_progs or test_verifier" ;;
 	esac
-done < "$TOP/selftests/tests.list"
+done < "$tests_list"
 while read -r name _; do
 	case "$name" in '' | \#*) ;; *) deny+=("$name") ;; esac
 done < "$TOP/selftests/deny.list"
@@ -35,7 +39,10 @@ SELFTESTS_DIR='$STOUT'
 TEST_PROGS_ALLOW='$(join "${allow[@]}")'
 TEST_PROGS_DENY='$(join "${deny[@]}")'
 RUN_TEST_VERIFIER=$run_verifier
+TEST_PROGS_VERBOSE='${TEST_PROGS_VERBOSE:-}'
 KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
+STRESS_RUNS=$STRESS_RUNS
+STRESS_TESTS='$STRESS_TESTS'
 ENV
 
 # --- accelerator --------------------------------------------------------------
@@ -61,5 +68,9 @@ if [ ! -f "$job/guest-done" ]; then
 fi
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
-"$TOP/scripts/judge.sh" "$job" "$RESULTS/selftests.res"
+if [ "$STRESS_RUNS" -gt 0 ]; then
+	"$TOP/scripts/judge-stress.sh" "$job" "$RESULTS/stress.res"
+else
+	"$TOP/scripts/judge.sh" "$job" "$RESULTS/selftests.res"
+fi
 stage_end
