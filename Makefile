@@ -10,7 +10,7 @@ export STRESS_TESTS
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-debug stress stress-debug help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-debug stress stress-debug regress help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -28,6 +28,9 @@ stress: ## the stress and lifetime tests STRESS_REPEAT (10) times in one boot
 stress-debug: ## make stress on the debug kernel, 4 vCPUs, then its reports
 	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) STRESS_RUNS=$(STRESS_REPEAT) \
 		$(S)/pipeline.sh stress
+
+regress: ## all of test_progs and test_verifier, patched vs pristine 6.1 (long)
+	@$(S)/pipeline.sh regress
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \

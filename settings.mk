@@ -26,3 +26,8 @@ QEMU_DEBUG_SMP ?= 4
 # make stress: these test_progs tests, STRESS_REPEAT times in one boot
 STRESS_TESTS ?= linked_list_stress,linked_list_lifetime
 STRESS_REPEAT ?= 10
+
+# make regress: the pristine run applies this many leading patches of the
+# series (selftests build fixes only, checked), and its guests get this long
+PRISTINE_FIXES ?= 2
+REGRESS_TIMEOUT ?= 5400

@@ -18,6 +18,16 @@ if ! insmod ./bpf_testmod.ko; then
 fi
 rmmod bpf_testmod 2> /dev/null
 
+# make regress: every test_progs test but the denied ones
+if [ "${TEST_PROGS_ALL:-0}" = 1 ]; then
+	args=()
+	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")
+	echo "guest: ./test_progs ${args[*]}"
+	./test_progs "${args[@]}" > "$job/test_progs.log" 2>&1
+	echo $? > "$job/test_progs.rc"
+	tail -n 3 "$job/test_progs.log"
+fi
+
 if [ -n "$TEST_PROGS_ALLOW" ]; then
 	args=(-a "$TEST_PROGS_ALLOW")
 	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")

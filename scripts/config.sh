@@ -22,7 +22,7 @@ if [ "$VARIANT" = debug ]; then
 fi
 cat "$selftests_config" "$fragment" > "$merged"
 
-log "allnoconfig + $(grep -c '^CONFIG_' "$selftests_config") options of selftests/bpf/config + $(grep -c '^CONFIG_' "$fragment") of kconfig-fragment${VARIANT:+ and kconfig-$VARIANT-fragment}"
+log "allnoconfig + $(grep -c '^CONFIG_' "$selftests_config") options of selftests/bpf/config + $(grep -c '^CONFIG_' "$fragment") of $fragment_name"
 make -s -C "$TREE" O="$KBUILD" KCONFIG_CONFIG=.config.new \
 	KCONFIG_ALLCONFIG="$merged" allnoconfig > "$LOGS/config.log" 2>&1 ||
 	die "allnoconfig failed (log: $LOGS/config.log)"

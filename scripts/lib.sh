@@ -32,7 +32,10 @@ STAGING=$BUILD/src/staging		# scratch copy where the series is applied
 TREE=$BUILD/linux			# patched source tree the builds use
 # VARIANT=debug (make test-debug): a second kernel and selftests build, in
 # directories of their own, so the normal build stays warm.
+# VARIANT=pristine (make regress): the base tree with only the selftests
+# build fixes of the series, built the same way.
 VARIANT=${VARIANT:-}
+[ "$VARIANT" = pristine ] && TREE=$BUILD/linux-pristine
 suffix=${VARIANT:+-$VARIANT}
 KBUILD=$BUILD/kbuild$suffix		# kernel objects (O=)
 STOUT=$BUILD/selftests$suffix		# BPF selftests output
@@ -76,7 +79,7 @@ stage_end()
 {
 	local secs=$(($(date +%s) - STAGE_START))
 
-	printf '%s %d\n' "$STAGE" "$secs" >> "$TIMINGS"
+	printf '%s %d\n' "$STAGE${VARIANT:+/$VARIANT}" "$secs" >> "$TIMINGS"
 	log "done in $(fmt_secs "$secs")"
 }
 

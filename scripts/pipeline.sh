@@ -7,6 +7,9 @@
 #   pipeline.sh debug  the tests on the debug kernel (VARIANT=debug, its
 #                      own build directories), then its reports
 #                      ('make test-debug')
+#   pipeline.sh regress build as 'run' does and run all of test_progs
+#                      and test_verifier, then the same on the pristine
+#                      base (VARIANT=pristine), then compare ('make regress')
 #   pipeline.sh stress build as 'run' does, then the stress tests
 #                      STRESS_RUNS times in one boot ('make stress'; with
 #                      VARIANT=debug on the debug kernel, 'make
@@ -22,15 +25,28 @@ stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply
 stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
 	scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
-stages+=(scripts/run-tests.sh)
+if [ "$what" = regress ]; then
+	stages+=("env FULL_RUN=1 scripts/run-tests.sh")
+	for s in prepare-pristine config build-kernel build-selftests; do
+		stages+=("env VARIANT=pristine scripts/$s.sh")
+	done
+	stages+=("env VARIANT=pristine FULL_RUN=1 scripts/run-tests.sh"
+		scripts/regress-compare.sh)
+else
+	stages+=(scripts/run-tests.sh)
+fi
 [ "$VARIANT" = debug ] && stages+=(scripts/scan-debug-log.sh)
 if [ "$what" = stress ]; then
 	[ "${STRESS_RUNS:-0}" -gt 0 ] || die "pipeline.sh stress needs STRESS_RUNS > 0"
 fi
 
 for s in "${stages[@]}"; do
-	if ! "$TOP/$s"; then
-		echo "FAIL stage $(basename "$s" .sh): see the messages above and $LOGS" >> "$RESULTS/stages.res"
+	# "env VAR=value ... script": the script is the last word
+	read -r -a words <<< "$s"
+	script=${words[-1]}
+	words[-1]=$TOP/$script
+	if ! "${words[@]}"; then
+		echo "FAIL stage $(basename "$script" .sh): see the messages above and $LOGS" >> "$RESULTS/stages.res"
 		break
 	fi
 done

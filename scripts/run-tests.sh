@@ -16,6 +16,16 @@ allow=() deny=() run_verifier=0
 STRESS_RUNS=${STRESS_RUNS:-0}
 tests_list=$TOP/selftests/tests.list
 [ "$STRESS_RUNS" -gt 0 ] && tests_list=/dev/null
+# make regress: all of test_progs and test_verifier, logs kept for
+# regress-compare.sh instead of judged here
+FULL_RUN=${FULL_RUN:-0}
+deny_lists=("$TOP/selftests/deny.list")
+if [ "$FULL_RUN" = 1 ]; then
+	tests_list=/dev/null
+	run_verifier=1
+	deny_lists+=("$TOP/selftests/regress-deny.list")
+	QEMU_TIMEOUT=$REGRESS_TIMEOUT
+fi
 while read -r runner name _; do
 	case "$runner" in
 	'' | \#*) ;;
@@ -26,7 +36,7 @@ while read -r runner name _; do
 done < "$tests_list"
 while read -r name _; do
 	case "$name" in '' | \#*) ;; *) deny+=("$name") ;; esac
-done < "$TOP/selftests/deny.list"
+done < <(cat "${deny_lists[@]}")
 
 join() { local IFS=,; echo "$*"; }
 
@@ -42,6 +52,7 @@ RUN_TEST_VERIFIER=$run_verifier
 TEST_PROGS_VERBOSE='${TEST_PROGS_VERBOSE:-}'
 KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
 STRESS_RUNS=$STRESS_RUNS
+TEST_PROGS_ALL=$FULL_RUN
 STRESS_TESTS='$STRESS_TESTS'
 ENV
 
@@ -68,7 +79,13 @@ if [ ! -f "$job/guest-done" ]; then
 fi
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
-if [ "$STRESS_RUNS" -gt 0 ]; then
+if [ "$FULL_RUN" = 1 ]; then
+	out=$BUILD/regress/${VARIANT:-patched}
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$job"/test_progs.* "$job"/test_verifier.* "$out/" 2> /dev/null || true
+	log "logs for regress-compare.sh in $out"
+elif [ "$STRESS_RUNS" -gt 0 ]; then
 	"$TOP/scripts/judge-stress.sh" "$job" "$RESULTS/stress.res"
 else
 	"$TOP/scripts/judge.sh" "$job" "$RESULTS/selftests.res"

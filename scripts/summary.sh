@@ -10,11 +10,11 @@ echo "== stage timings =="
 total=0
 if [ -f "$TIMINGS" ]; then
 	while read -r stage secs; do
-		printf '  %-18s %s\n' "$stage" "$(fmt_secs "$secs")"
+		printf '  %-24s %s\n' "$stage" "$(fmt_secs "$secs")"
 		total=$((total + secs))
 	done < "$TIMINGS"
 fi
-printf '  %-18s %s\n' total "$(fmt_secs "$total")"
+printf '  %-24s %s\n' total "$(fmt_secs "$total")"
 
 results=$(cat "$RESULTS"/*.res 2> /dev/null || true)
 passed=$(grep -c '^PASS' <<< "$results" || true)

@@ -187,6 +187,49 @@ LOG
 		expect_in "FAIL test_verifier: Summary: 1 PASSED, 0 SKIPPED, 1 FAILED" "$r"
 }
 
+# A stress run that failed a subtest, one that died, one that passed
+judge_stress_counts_runs()
+{
+	local job=$work/stress r=$work/stress.res
+	mkdir -p "$job"
+	cat > "$job/job.env" <<ENV
+STRESS_RUNS=3
+STRESS_TESTS='s,l'
+ENV
+	printf '#1/1 s/a:OK\n#1 s:OK\n#2/1 l/b:OK\n#2 l:OK\n' > "$job/stress-1.log"
+	echo 0 > "$job/stress-1.rc"
+	printf '#1/1 s/a:FAIL\n#1 s:FAIL\n#2/1 l/b:OK\n#2 l:OK\n' > "$job/stress-2.log"
+	echo 1 > "$job/stress-2.rc"
+	"$TOP/scripts/judge-stress.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	[ "$(grep -c '^PASS' "$r")" = 1 ] && [ "$(grep -c '^FAIL' "$r")" = 2 ] &&
+		expect_in "PASS stress run 1/3 (s,l): 2 subtests OK" "$r" &&
+		expect_in "FAIL stress run 2/3 (s,l): exit code 1, not OK: s s/a" "$r" &&
+		expect_in "FAIL stress run 3/3 (s,l): left no log" "$r"
+}
+
+# regress-compare.sh: OK -> FAIL and OK -> gone are regressions, FAIL -> OK
+# is not; test_verifier results count too
+regress_compare_finds_regressions()
+{
+	local top out=$work/regress.out
+	top=$(fake_top regress)
+	mkdir -p "$top/build/regress/pristine" "$top/build/regress/patched"
+	printf '#1/1 a/x:OK\n#1 a:OK\n#2 b:OK\n#3 c:FAIL\n#4 d:OK\n' \
+		> "$top/build/regress/pristine/test_progs.log"
+	printf '#1/1 a/x:FAIL\n#1 a:FAIL\n#3 c:OK\n#4 d:OK\n#5 e:OK\n' \
+		> "$top/build/regress/patched/test_progs.log"
+	printf '#0/u one OK\n#0/p one OK\n' > "$top/build/regress/pristine/test_verifier.log"
+	printf '#0/u one OK\n#0/p one FAIL\n' > "$top/build/regress/patched/test_verifier.log"
+	"$top/scripts/regress-compare.sh" > "$out" 2>&1 || return 1
+	local r=$top/build/results/regress.res
+	# a and a/x, b, test_verifier 0/p
+	[ "$(grep -c '^FAIL' "$r")" = 4 ] && ! grep -q '^PASS' "$r" &&
+		expect_in "FAIL regress test_progs:a/x: OK on pristine, FAIL patched" "$r" &&
+		expect_in "FAIL regress test_progs:b: OK on pristine, none patched" "$r" &&
+		expect_in "FAIL regress test_verifier:0/p: OK on pristine, FAIL patched" "$r" &&
+		expect_in "test_progs:c FAIL OK" "$out"
+}
+
 tree_export_round_trip()
 {
 	local top gt out=$work/out
@@ -233,7 +276,8 @@ guest_timeout_keeps_log()
 # --- run ---------------------------------------------------------------------
 tests=(apply_names_rejected_hunk apply_revert_touches_file
 	fetch_missing_version_lists_offers hygiene_flags_bad_patches
-	judge_counts_skip_fail_missing tree_export_round_trip)
+	judge_counts_skip_fail_missing judge_stress_counts_runs
+	regress_compare_finds_regressions tree_export_round_trip)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 else
