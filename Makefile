@@ -83,9 +83,10 @@ bisect: config ## apply patches one by one, build each, name the first failure
 	@$(S)/bisect.sh
 
 clean: ## remove build output, keep the downloaded .deb and pristine tree
-	rm -rf $(BUILD_DIR)/linux $(BUILD_DIR)/kbuild $(BUILD_DIR)/selftests \
-		$(BUILD_DIR)/bisect $(BUILD_DIR)/run $(BUILD_DIR)/results \
-		$(BUILD_DIR)/src/staging $(BUILD_DIR)/initramfs.cpio.gz $(BUILD_DIR)/probe
+	rm -rf $(BUILD_DIR)/linux $(BUILD_DIR)/linux-pristine $(BUILD_DIR)/kbuild* \
+		$(BUILD_DIR)/selftests* $(BUILD_DIR)/bisect $(BUILD_DIR)/run* \
+		$(BUILD_DIR)/results* $(BUILD_DIR)/regress $(BUILD_DIR)/src/staging* \
+		$(BUILD_DIR)/initramfs.cpio.gz $(BUILD_DIR)/probe
 
 distclean: ## remove all of build/, downloads and build/tree included
 	rm -rf $(BUILD_DIR)

@@ -40,7 +40,10 @@ done < <(cat "${deny_lists[@]}")
 
 join() { local IFS=,; echo "$*"; }
 
-job=$BUILD/run
+# a job directory per kind of run, so runs of different kinds can overlap
+job=$BUILD/run${VARIANT:+-$VARIANT}
+[ "$FULL_RUN" = 1 ] && job=$job-full
+[ "$STRESS_RUNS" -gt 0 ] && job=$job-stress
 rm -rf "$job"
 mkdir -p "$job" "$RESULTS"
 cp "$TOP/qemu/guest-job.sh" "$job/"
