@@ -45,6 +45,19 @@ LOGS=$BUILD/logs
 TIMINGS=$LOGS/timings.txt
 export TOP BUILD CACHE PRISTINE STAGING TREE KBUILD STOUT RESULTS LOGS TIMINGS VARIANT
 
+# job_dir: the directory a guest run of this kind uses (qemu/guest-job.sh,
+# its outputs, serial.log pointing at its serial console log); one per
+# variant and kind (FULL_RUN, STRESS_RUNS), so runs of different kinds can
+# overlap.
+job_dir()
+{
+	local d=$BUILD/run${VARIANT:+-$VARIANT}
+
+	[ "${FULL_RUN:-0}" = 1 ] && d=$d-full
+	[ "${STRESS_RUNS:-0}" -gt 0 ] && d=$d-stress
+	echo "$d"
+}
+
 STAGE=${STAGE:-harness}
 
 log()

@@ -40,10 +40,7 @@ done < <(cat "${deny_lists[@]}")
 
 join() { local IFS=,; echo "$*"; }
 
-# a job directory per kind of run, so runs of different kinds can overlap
-job=$BUILD/run${VARIANT:+-$VARIANT}
-[ "$FULL_RUN" = 1 ] && job=$job-full
-[ "$STRESS_RUNS" -gt 0 ] && job=$job-stress
+job=$(job_dir)
 rm -rf "$job"
 mkdir -p "$job" "$RESULTS"
 cp "$TOP/qemu/guest-job.sh" "$job/"
@@ -65,6 +62,7 @@ accel=$("$TOP/scripts/pick-accel.sh")
 # --- boot and run -------------------------------------------------------------
 serial=$LOGS/serial-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$serial")" "$LOGS/serial.log"
+ln -sfn "$serial" "$job/serial.log"
 log "booting ($accel, $QEMU_SMP vCPUs, ${QEMU_MEM} MiB, timeout ${QEMU_TIMEOUT}s; serial log: $serial)"
 start=$(date +%s)
 rc=0

@@ -8,8 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin scan-debug-log
 
-serial=$LOGS/serial.log
-job=$BUILD/run
+job=$(job_dir)
+serial=$job/serial.log
 res=$RESULTS/debug-reports.res
 mkdir -p "$RESULTS"
 : > "$res"
