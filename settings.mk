@@ -31,3 +31,9 @@ STRESS_REPEAT ?= 10
 # series (selftests build fixes only, checked), and its guests get this long
 PRISTINE_FIXES ?= 2
 REGRESS_TIMEOUT ?= 5400
+
+# make bench: runs of each benchmark, seconds per run (after 1 s of warm-up),
+# operations per trigger
+BENCH_RUNS ?= 5
+BENCH_SECONDS ?= 3
+BENCH_LOOPS ?= 1000

@@ -48,6 +48,24 @@ if [ "${STRESS_RUNS:-0}" -gt 0 ]; then
 	done
 fi
 
+# make bench: each BENCH_CASES entry (benchmark:producers) BENCH_RUNS times,
+# each run's output in a file of its own; veristat over VERISTAT_OBJECTS.
+if [ "${BENCH_RUNS:-0}" -gt 0 ]; then
+	for c in $BENCH_CASES; do
+		name=${c%%:*} prod=${c##*:}
+		for i in $(seq 1 "$BENCH_RUNS"); do
+			echo "guest: bench $name, $prod producer(s), run $i/$BENCH_RUNS"
+			./bench -w1 -d"$BENCH_SECONDS" -p"$prod" --nr_loops "$BENCH_LOOPS" \
+				"$name" > "$job/bench-$name-p$prod-$i.log" 2>&1
+		done
+	done
+	if [ -n "${VERISTAT_OBJECTS:-}" ]; then
+		echo "guest: veristat"
+		# shellcheck disable=SC2086 # a list of file names
+		./veristat -o csv $VERISTAT_OBJECTS > "$job/veristat.csv" 2> "$job/veristat.err"
+	fi
+fi
+
 if [ "$RUN_TEST_VERIFIER" = 1 ]; then
 	echo "guest: ./test_verifier"
 	./test_verifier > "$job/test_verifier.log" 2>&1

@@ -32,6 +32,9 @@ if [ "$VARIANT" = debug ] && [ "$accel" = tcg ]; then
 	cmdline+=" rcupdate.rcu_cpu_stall_timeout=300"
 fi
 
+# extra kernel parameters (make bench: bpf_local_kptr_kmalloc=1)
+[ -n "${QEMU_APPEND:-}" ] && cmdline+=" $QEMU_APPEND"
+
 args=(
 	-accel "$accel" -cpu "$cpu" -smp "$QEMU_SMP" -m "$QEMU_MEM"
 	-nodefaults -no-reboot -display none

@@ -15,7 +15,7 @@ if [ "$USE_CCACHE" = 1 ] && command -v ccache > /dev/null; then
 	ccache -z > /dev/null 2>&1 || true
 fi
 
-buildlog=$LOGS/build-kernel.log
+buildlog=$LOGS/build-kernel${VARIANT:+-$VARIANT}.log
 log "make -j$JOBS bzImage modules (log: $buildlog)"
 if ! "${kmake[@]}" bzImage modules > "$buildlog" 2>&1; then
 	grep -E -m 20 '(error|Error|ERROR)[: ]' "$buildlog" >&2 || tail -n 30 "$buildlog" >&2

@@ -15,8 +15,10 @@ export PATH=$llvm_bin:$PATH
 
 mkdir -p "$STOUT"
 targets=("$STOUT/test_progs" "$STOUT/test_verifier" "$STOUT/bpf_testmod.ko")
-buildlog=$LOGS/build-selftests.log
-log "clang $(clang --version | sed -n 's/.*clang version \([^ ]*\).*/\1/p' | head -n 1): test_progs, test_verifier, bpf_testmod.ko (log: $buildlog)"
+# make bench: the benchmark runner and veristat too
+[ "${BUILD_BENCH:-0}" = 1 ] && targets+=("$STOUT/bench" "$STOUT/veristat")
+buildlog=$LOGS/build-selftests${VARIANT:+-$VARIANT}.log
+log "clang $(clang --version | sed -n 's/.*clang version \([^ ]*\).*/\1/p' | head -n 1): ${targets[*]##*/} (log: $buildlog)"
 # KBUILD_OUTPUT: bpf_testmod.ko is built against the O= kernel build.
 if ! KBUILD_OUTPUT=$KBUILD make -C "$TREE/tools/testing/selftests/bpf" -j"$JOBS" \
 	OUTPUT="$STOUT" VMLINUX_BTF="$KBUILD/vmlinux" \

@@ -24,8 +24,8 @@ cat "$selftests_config" "$fragment" > "$merged"
 
 log "allnoconfig + $(grep -c '^CONFIG_' "$selftests_config") options of selftests/bpf/config + $(grep -c '^CONFIG_' "$fragment") of $fragment_name"
 make -s -C "$TREE" O="$KBUILD" KCONFIG_CONFIG=.config.new \
-	KCONFIG_ALLCONFIG="$merged" allnoconfig > "$LOGS/config.log" 2>&1 ||
-	die "allnoconfig failed (log: $LOGS/config.log)"
+	KCONFIG_ALLCONFIG="$merged" allnoconfig > "$LOGS/config${VARIANT:+-$VARIANT}.log" 2>&1 ||
+	die "allnoconfig failed (log: $LOGS/config${VARIANT:+-$VARIANT}.log)"
 
 # Every requested value must have survived; kconfig drops what a dependency
 # forbids without failing.

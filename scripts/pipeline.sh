@@ -10,6 +10,8 @@
 #   pipeline.sh regress build as 'run' does and run all of test_progs
 #                      and test_verifier, then the same on the pristine
 #                      base (VARIANT=pristine), then compare ('make regress')
+#   pipeline.sh bench  build as 'run' does, plus bench and veristat, then
+#                      the benchmarks in three boots ('make bench')
 #   pipeline.sh stress build as 'run' does, then the stress tests
 #                      STRESS_RUNS times in one boot ('make stress'; with
 #                      VARIANT=debug on the debug kernel, 'make
@@ -25,7 +27,10 @@ stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply
 stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
 	scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
-if [ "$what" = regress ]; then
+if [ "$what" = bench ]; then
+	stages=("${stages[@]/#scripts\/build-selftests.sh/env BUILD_BENCH=1 scripts/build-selftests.sh}")
+	stages+=(scripts/run-bench.sh)
+elif [ "$what" = regress ]; then
 	stages+=("env FULL_RUN=1 scripts/run-tests.sh")
 	for s in prepare-pristine config build-kernel build-selftests; do
 		stages+=("env VARIANT=pristine scripts/$s.sh")

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make bench: boot the built kernel three times and run the local kptr
+# benchmarks (tools/testing/selftests/bpf/benchs/bench_local_kptr.c) in
+# it, BENCH_RUNS runs of each, then print ns per operation (median, min,
+# max), the ratios the issue set goals for, and veristat's figures for the
+# new selftest objects.  Boots:
+#   2 vCPUs   cases a-e with one producer, f (b with two), veristat
+#   1 vCPU    cases a-e
+#   2 vCPUs   a and c with bpf_local_kptr_kmalloc=1 (kmalloc, not
+#             bpf_mem_alloc)
+# Nothing here is a test: the goals are reported as met or not.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+stage_begin run-bench
+
+need_cmd qemu-system-x86_64 qemu-system-x86
+for t in bench veristat; do
+	[ -x "$STOUT/$t" ] || die "no $STOUT/$t" "run 'make bench' (it builds them)"
+done
+out=$BUILD/bench
+rm -rf "$out"
+mkdir -p "$out" "$RESULTS"
+accel=$("$TOP/scripts/pick-accel.sh")
+objects=$(cd "$STOUT" && ls local_kptr*.bpf.o linked_list*.bpf.o | tr '\n' ' ')
+cases_all="local-kptr-alloc:1 local-kptr-list:1 local-kptr-queue:1 queue-map:1 hash-map-malloc:1"
+
+# boot NAME SMP CASES VERISTAT APPEND
+boot()
+{
+	local name=$1 smp=$2 cases=$3 veristat=$4 append=$5 job=$out/$1 rc=0 start
+
+	mkdir -p "$job"
+	cp "$TOP/qemu/guest-job.sh" "$job/"
+	cat > "$job/job.env" <<ENV
+SELFTESTS_DIR='$STOUT'
+TEST_PROGS_ALLOW=''
+TEST_PROGS_DENY=''
+RUN_TEST_VERIFIER=0
+BENCH_RUNS=$BENCH_RUNS
+BENCH_SECONDS=$BENCH_SECONDS
+BENCH_LOOPS=$BENCH_LOOPS
+BENCH_CASES='$cases'
+VERISTAT_OBJECTS='$veristat'
+ENV
+	log "boot '$name': $accel, $smp vCPU(s)${append:+, $append}: $cases"
+	start=$(date +%s)
+	QEMU_SMP=$smp QEMU_APPEND=$append timeout -k 10 "$QEMU_TIMEOUT" \
+		"$TOP/qemu/launch.sh" run "$accel" "$job" "$job/serial.log" || rc=$?
+	log "boot '$name' ran for $(fmt_secs $(($(date +%s) - start)))"
+	if [ "$rc" -ne 0 ] || [ ! -f "$job/guest-done" ]; then
+		echo "FAIL bench boot $name: qemu exit code $rc (serial log: $job/serial.log)" \
+			>> "$RESULTS/bench.res"
+		return 1
+	fi
+	echo "PASS bench boot $name" >> "$RESULTS/bench.res"
+}
+
+: > "$RESULTS/bench.res"
+boot smp2 2 "$cases_all local-kptr-list:2" "$objects" "" || true
+boot smp1 1 "$cases_all" "" "" || true
+boot kmalloc 2 "local-kptr-alloc:1 local-kptr-queue:1" "" bpf_local_kptr_kmalloc=1 || true
+
+BENCH_ACCEL=$accel "$TOP/scripts/bench-report.sh" "$out" | tee "$out/report.txt"
+log "report: $out/report.txt, veristat: $out/veristat.csv"
+stage_end
