@@ -59,22 +59,22 @@ echo "make bench, $(date -u +%Y-%m-%d): host $host_cpu, $(nproc) cores; guest ke
 echo "ns per operation, median (min-max) of $BENCH_RUNS runs of $BENCH_SECONDS s," \
 	"$BENCH_LOOPS operations per trigger"
 echo
-printf '| %-3s | %-58s | %-19s | %-19s |\n' case operation "2 vCPUs" "1 vCPU"
-printf '|-----|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..60})" "$(printf -- '-%.0s' {1..21})" \
+printf '| %-4s | %-62s | %-19s | %-19s |\n' case operation "2 vCPUs" "1 vCPU"
+printf '|------|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..64})" "$(printf -- '-%.0s' {1..21})" \
 	"$(printf -- '-%.0s' {1..21})"
 row()
 {
-	printf '| %-3s | %-58s | %-19s | %-19s |\n' "$1" "$2" "$3" "$4"
+	printf '| %-4s | %-62s | %-19s | %-19s |\n' "$1" "$2" "$3" "$4"
 }
 row a "bpf_kptr_alloc + bpf_list_node_init + bpf_kptr_free" \
 	"$(cell smp2 local-kptr-alloc 1)" "$(cell smp1 local-kptr-alloc 1)"
-row a' ' "a with kmalloc(GFP_ATOMIC) (bpf_local_kptr_kmalloc=1)" \
+row a-km "a with kmalloc(GFP_ATOMIC) (bpf_local_kptr_kmalloc=1)" \
 	"$(cell kmalloc local-kptr-alloc 1)" ""
 row b "lock, pop_front, unlock, lock, add_tail, unlock" \
 	"$(cell smp2 local-kptr-list 1)" "$(cell smp1 local-kptr-list 1)"
-row c "alloc, init, lock, add_tail, pop_front, unlock, free" \
+row c "alloc, init, lock, add_tail, unlock, lock, pop_front, unlock, free" \
 	"$(cell smp2 local-kptr-queue 1)" "$(cell smp1 local-kptr-queue 1)"
-row c' ' "c with kmalloc(GFP_ATOMIC)" "$(cell kmalloc local-kptr-queue 1)" ""
+row c-km "c with kmalloc(GFP_ATOMIC)" "$(cell kmalloc local-kptr-queue 1)" ""
 row d "QUEUE map push + pop, 16-byte value (6.1's alternative to c)" \
 	"$(cell smp2 queue-map 1)" "$(cell smp1 queue-map 1)"
 row e "HASH (no prealloc) update + delete, 16-byte value (alt. to a)" \
