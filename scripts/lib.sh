@@ -46,7 +46,7 @@ TIMINGS=$LOGS/timings.txt
 export TOP BUILD CACHE PRISTINE STAGING TREE KBUILD STOUT RESULTS LOGS TIMINGS VARIANT
 
 # job_dir: the directory a guest run of this kind uses (qemu/guest-job.sh,
-# its outputs, serial.log pointing at its serial console log); one per
+# its outputs, serial-console pointing at its serial console log); one per
 # variant and kind (FULL_RUN, STRESS_RUNS), so runs of different kinds can
 # overlap.
 job_dir()

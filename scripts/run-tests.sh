@@ -14,7 +14,8 @@ need_cmd qemu-system-x86_64 qemu-system-x86
 allow=() deny=() run_verifier=0
 # make stress: only the stress tests, STRESS_RUNS times, instead of the list
 STRESS_RUNS=${STRESS_RUNS:-0}
-tests_list=$TOP/selftests/tests.list
+# TESTS_LIST: another list in the same format (make regress reruns)
+tests_list=${TESTS_LIST:-$TOP/selftests/tests.list}
 [ "$STRESS_RUNS" -gt 0 ] && tests_list=/dev/null
 # make regress: all of test_progs and test_verifier, logs kept for
 # regress-compare.sh instead of judged here
@@ -62,7 +63,7 @@ accel=$("$TOP/scripts/pick-accel.sh")
 # --- boot and run -------------------------------------------------------------
 serial=$LOGS/serial-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$serial")" "$LOGS/serial.log"
-ln -sfn "$serial" "$job/serial.log"
+ln -sfn "$serial" "$job/serial-console"
 log "booting ($accel, $QEMU_SMP vCPUs, ${QEMU_MEM} MiB, timeout ${QEMU_TIMEOUT}s; serial log: $serial)"
 start=$(date +%s)
 rc=0

@@ -9,7 +9,7 @@ set -euo pipefail
 stage_begin scan-debug-log
 
 job=$(job_dir)
-serial=$job/serial.log
+serial=$job/serial-console
 res=$RESULTS/debug-reports.res
 mkdir -p "$RESULTS"
 : > "$res"
