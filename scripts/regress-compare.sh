@@ -78,7 +78,7 @@ if [ -n "$regressions" ] && [ "${REGRESS_CONFIRM:-1}" = 1 ]; then
 fi
 if [ -n "$regressions" ]; then
 	while IFS=$'\t' read -r name _ now; do
-		again=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$dir/confirm.results" 2> /dev/null)
+		again=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$dir/confirm.results" 2> /dev/null || true)
 		if [ "$again" = OK ]; then
 			echo "PASS regress $name: flaky, $now patched once, OK when rerun" >> "$res"
 		else
