@@ -12,6 +12,7 @@ packages=(
 	libcap-dev zlib1g-dev libzstd-dev python3-docutils		# selftests
 	quilt ccache git						# series
 	qemu-system-x86 busybox-static					# guest
+	iproute2 ethtool iptables					# guest: xdp_synproxy
 )
 
 missing=()
