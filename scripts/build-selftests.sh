@@ -14,6 +14,13 @@ llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
 export PATH=$llvm_bin:$PATH
 
 mkdir -p "$STOUT"
+# The selftests Makefile rebuilds bpf_testmod.ko when vmlinux changes, not
+# when only the symbol versions do (a header of an exported symbol's types
+# changed, vmlinux relinked earlier): the module would not load.
+if [ -f "$STOUT/bpf_testmod.ko" ] && [ "$KBUILD/Module.symvers" -nt "$STOUT/bpf_testmod.ko" ]; then
+	log "Module.symvers changed: rebuilding bpf_testmod.ko"
+	rm -f "$STOUT/bpf_testmod.ko"
+fi
 targets=("$STOUT/test_progs" "$STOUT/test_verifier" "$STOUT/bpf_testmod.ko")
 # make bench: the benchmark runner and veristat too
 [ "${BUILD_BENCH:-0}" = 1 ] && targets+=("$STOUT/bench" "$STOUT/veristat")
