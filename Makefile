@@ -11,7 +11,7 @@ S := scripts
 
 .DEFAULT_GOAL := all
 .PHONY: all test test-debug stress stress-debug regress bench help deps fetch unpack apply config kernel selftests \
-	initramfs run vm hygiene harness-test tree export bisect clean distclean
+	initramfs run vm hygiene harness-test tree export rebase check-bases bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 	@$(S)/pipeline.sh run
@@ -81,6 +81,12 @@ tree: unpack ## git repo build/tree: pristine base + one commit per patch
 
 export: ## write patches/ and series back from build/tree
 	@$(S)/export.sh
+
+rebase: ## replay build/tree onto KERNEL_DEB_VERSION=X with git; then make export
+	@$(S)/rebase.sh
+
+check-bases: ## apply the series to every linux-source-6.1 apt offers: a table
+	@$(S)/check-bases.sh
 
 bisect: config ## apply patches one by one, build each, name the first failure
 	@$(S)/bisect.sh

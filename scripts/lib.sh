@@ -151,3 +151,35 @@ quilt_push()
 	} >&2
 	return 1
 }
+
+# tree_base_version GT: the linux-source version the git tree GT is built
+# on, from the subject of its 'base' commit ("linux-source-6.1 X (...)").
+tree_base_version()
+{
+	git -C "$1" log -1 --format=%s base 2> /dev/null | sed -n 's/^linux-source-6.1 \([^ ]*\) .*/\1/p'
+}
+
+# tree_check_exported GT: die unless the git tree GT holds nothing that
+# 'make export' has not written to patches/ and series yet.
+tree_check_exported()
+{
+	local gt=$1 tmp
+
+	if [ -d "$gt/.git/rebase-merge" ] || [ -d "$gt/.git/rebase-apply" ]; then
+		die "a git rebase is in progress in $gt" \
+			"finish it (git add, git rebase --continue) and 'make export', or 'git -C $gt rebase --abort'"
+	fi
+	if [ -n "$(git -C "$gt" status --porcelain --untracked-files=no)" ]; then
+		die "$gt has uncommitted changes" "commit them and 'make export', or 'make tree FORCE=1' to discard"
+	fi
+	git -C "$gt" rev-parse -q --verify refs/tags/base > /dev/null ||
+		die "$gt is not a tree made by 'make tree' (no tag base)" "move it away, or 'make tree FORCE=1'"
+	tmp=$(mktemp -d)
+	"$TOP/scripts/export.sh" --to "$tmp" > /dev/null
+	if ! diff -rq "$tmp/patches" "$TOP/patches" -x '0000-cover-letter*' > /dev/null 2>&1 ||
+		! cmp -s "$tmp/series" "$TOP/series"; then
+		rm -rf "$tmp"
+		die "$gt has commits that differ from patches/" "'make export' first, or 'make tree FORCE=1' to discard them"
+	fi
+	rm -rf "$tmp"
+}

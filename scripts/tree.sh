@@ -13,18 +13,7 @@ gt=$BUILD/tree
 ident=(-c user.name="Local Kptrs Project" -c user.email="local-kptrs@localhost")
 
 if [ -d "$gt/.git" ] && [ "${FORCE:-0}" != 1 ]; then
-	if [ -n "$(git -C "$gt" status --porcelain --untracked-files=no)" ]; then
-		die "$gt has uncommitted changes" "commit them and 'make export', or 'make tree FORCE=1' to discard"
-	fi
-	git -C "$gt" rev-parse -q --verify refs/tags/base > /dev/null ||
-		die "$gt is not a tree made by 'make tree' (no tag base)" "move it away, or 'make tree FORCE=1'"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	"$TOP/scripts/export.sh" --to "$tmp" > /dev/null
-	if ! diff -rq "$tmp/patches" "$TOP/patches" -x '0000-cover-letter*' > /dev/null 2>&1 ||
-		! cmp -s "$tmp/series" "$TOP/series"; then
-		die "$gt has commits that differ from patches/" "'make export' first, or 'make tree FORCE=1' to discard them"
-	fi
+	tree_check_exported "$gt"
 fi
 
 rm -rf "$gt"

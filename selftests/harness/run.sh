@@ -258,6 +258,137 @@ tree_export_round_trip()
 		[ "$(cat "$top/series")" = "$(ls "$top/patches")" ]
 }
 
+
+# other_pristine TOP VERSION LINE2: a fake pristine tree of another version
+# whose second line is LINE2.
+other_pristine()
+{
+	local p=$1/build/src/linux-$2
+
+	mkdir -p "$p"
+	printf 'one\n%s\nthree\n' "$3" > "$p/a.txt"
+	echo fake > "$p/.harness-unpacked"
+}
+
+rebase_stops_at_conflict_then_exports()
+{
+	local top gt out=$work/out
+	top=$(fake_top rebase)
+	fake_pristine "$top"
+	write_patch "$top/patches/0001-test-Change-line-two.patch" two TWO
+	echo 0001-test-Change-line-two.patch > "$top/series"
+	"$top/scripts/tree.sh" > "$out" 2>&1 || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	gt=$top/build/tree
+	cp -r "$top/patches" "$work/patches.before"
+	other_pristine "$top" 9.9.9-1 deux
+	if KERNEL_DEB_VERSION=9.9.9-1 "$top/scripts/rebase.sh" > "$out" 2>&1; then
+		echo "rebase.sh succeeded over a conflicting base"
+		return 1
+	fi
+	expect_in 'patch 0001 "test: Change line two" does not apply to 9.9.9-1' "$out" &&
+		expect_in "conflicts in: a.txt" "$out" || return 1
+	# nothing exported while the conflict is open, the pin stays
+	diff -r "$work/patches.before" "$top/patches" || return 1
+	if "$top/scripts/export.sh" > "$out" 2>&1; then
+		echo "export.sh exported during a rebase"
+		return 1
+	fi
+	expect_in "a git rebase is in progress" "$out" || return 1
+	grep -qx "KERNEL_DEB_VERSION ?= $ver" "$top/settings.mk" || return 1
+	# resolve with plain git, export: the patch is for 9.9.9-1, pin moved
+	printf 'one\nTWO\nthree\n' > "$gt/a.txt"
+	git -C "$gt" add a.txt
+	GIT_EDITOR=true git -C "$gt" -c user.name=t -c user.email=t@t rebase --continue \
+		> "$out" 2>&1 || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	expect_in "moved the pin in settings.mk: $ver -> 9.9.9-1" "$out" &&
+		grep -qx "KERNEL_DEB_VERSION ?= 9.9.9-1" "$top/settings.mk" &&
+		grep -qx -- "-deux" "$top/patches/0001-test-Change-line-two.patch" || return 1
+	KERNEL_DEB_VERSION=9.9.9-1 "$top/scripts/apply.sh" > "$out" 2>&1 &&
+		grep -qx TWO "$top/build/linux/a.txt"
+}
+
+rebase_drops_patch_in_base_refuses_unexported()
+{
+	local top gt out=$work/out
+	top=$(fake_top rebase-drop)
+	fake_pristine "$top"
+	write_patch "$top/patches/0001-test-Change-line-two.patch" two TWO
+	echo 0001-test-Change-line-two.patch > "$top/series"
+	"$top/scripts/tree.sh" > "$out" 2>&1 || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	gt=$top/build/tree
+	other_pristine "$top" 9.9.9-1 TWO
+	# a commit not exported yet: refused, tree untouched
+	echo four >> "$gt/a.txt"
+	git -C "$gt" -c user.name=t -c user.email=t@t commit -q -a -m "test: Add line four" || return 1
+	if KERNEL_DEB_VERSION=9.9.9-1 "$top/scripts/rebase.sh" > "$out" 2>&1; then
+		echo "rebase.sh ran over unexported work"
+		return 1
+	fi
+	expect_in "has commits that differ from patches/" "$out" || return 1
+	[ "$(git -C "$gt" log -1 --format=%s base)" = "linux-source-6.1 $ver (pristine base)" ] || return 1
+	git -C "$gt" reset -q --hard HEAD~1
+	# the base already has the change: the patch is dropped, said so
+	KERNEL_DEB_VERSION=9.9.9-1 "$top/scripts/rebase.sh" > "$out" 2>&1 || return 1
+	expect_in "test: Change line two" "$out" && expect_in "dropped" "$out" || return 1
+	"$top/scripts/export.sh" > "$out" 2>&1 || return 1
+	[ ! -s "$top/series" ] && grep -qx "KERNEL_DEB_VERSION ?= 9.9.9-1" "$top/settings.mk"
+}
+
+# fake_deb TOP VERSION LINE2: a linux-source-6.1 .deb in TOP's cache whose
+# tarball holds a.txt with LINE2; prints its SHA256.
+fake_deb()
+{
+	local d=$work/deb-$2
+
+	mkdir -p "$d/pkg/DEBIAN" "$d/pkg/usr/src" "$d/src/linux-source-6.1" "$1/build/cache"
+	printf 'one\n%s\nthree\n' "$3" > "$d/src/linux-source-6.1/a.txt"
+	tar -cJf "$d/pkg/usr/src/linux-source-6.1.tar.xz" -C "$d/src" linux-source-6.1
+	printf 'Package: linux-source-6.1\nVersion: %s\nArchitecture: all\nMaintainer: t <t@t>\nDescription: fake\n' \
+		"$2" > "$d/pkg/DEBIAN/control"
+	dpkg-deb -Zxz --build "$d/pkg" "$1/build/cache/linux-source-6.1_$2_all.deb" > /dev/null
+	sha256sum "$1/build/cache/linux-source-6.1_$2_all.deb" | cut -d' ' -f1
+}
+
+check_bases_table()
+{
+	local top bin=$work/fake-apt out=$work/out table
+	top=$(fake_top bases)
+	write_patch "$top/patches/0001-test-Change-line-two.patch" two TWO
+	echo 0001-test-Change-line-two.patch > "$top/series"
+	mkdir -p "$bin"
+	{
+		echo "$ver $(fake_deb "$top" "$ver" two)"
+		echo "9.9.9-1 $(fake_deb "$top" 9.9.9-1 deux)"
+		echo "9.9.9-2 0000000000000000000000000000000000000000000000000000000000000000"
+	} > "$bin/index"
+	# apt as seen by the scripts: three versions, downloads fail
+	cat > "$bin/apt-cache" <<FAKE
+#!/bin/sh
+case "\$1" in
+madison) awk '{ print "linux-source-6.1 | " \$1 " | fake" }' "$bin/index" ;;
+show) v=\${2#*=}; awk -v v="\$v" '\$1 == v { print "SHA256: " \$2 }' "$bin/index" ;;
+esac
+FAKE
+	printf '#!/bin/sh\n[ "$1" = update ] && exit 0\necho "E: Failed to fetch (fake)"; exit 100\n' \
+		> "$bin/apt-get"
+	chmod +x "$bin/apt-cache" "$bin/apt-get"
+	PATH=$bin:$PATH "$top/scripts/check-bases.sh" > "$out" 2>&1 || { cat "$out"; return 1; }
+	table=$top/build/logs/check-bases.txt
+	expect_in "applies (1 patches, zero fuzz) (pinned)" "$table" &&
+		expect_in "fails at 0001-test-Change-line-two.patch: a.txt: Hunk #1 FAILED" "$table" &&
+		expect_in "not checked: apt-get download linux-source-6.1=9.9.9-2 failed" "$table" || return 1
+	[ "$(wc -l < "$table")" = 4 ] || return 1
+	# the pinned version failing is the one error
+	if PATH=$bin:$PATH KERNEL_DEB_VERSION=9.9.9-1 "$top/scripts/check-bases.sh" > "$out" 2>&1; then
+		echo "check-bases.sh passed with a pinned version that does not apply"
+		return 1
+	fi
+	expect_in "the pinned version 9.9.9-1 does not apply" "$out"
+}
+
 guest_timeout_keeps_log()
 {
 	local top out=$work/out
@@ -277,7 +408,9 @@ guest_timeout_keeps_log()
 tests=(apply_names_rejected_hunk apply_revert_touches_file
 	fetch_missing_version_lists_offers hygiene_flags_bad_patches
 	judge_counts_skip_fail_missing judge_stress_counts_runs
-	regress_compare_finds_regressions tree_export_round_trip)
+	regress_compare_finds_regressions tree_export_round_trip
+	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
+	check_bases_table)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 else
