@@ -4,7 +4,7 @@
 # scripts/lib.sh reads this file too, so scripts run by hand agree with make.
 
 # Debian package holding the base tree (linux-source-6.1), pinned.
-KERNEL_DEB_VERSION ?= 6.1.176-1
+KERNEL_DEB_VERSION ?= 6.1.192-3
 
 # Toolchain: the kernel is built with gcc, BPF programs with this clang/LLVM.
 LLVM_VERSION ?= 16
@@ -29,7 +29,7 @@ STRESS_REPEAT ?= 10
 
 # make regress: the pristine run applies this many leading patches of the
 # series (selftests build fixes only, checked), and its guests get this long
-PRISTINE_FIXES ?= 2
+PRISTINE_FIXES ?= 1
 REGRESS_TIMEOUT ?= 5400
 
 # make bench: runs of each benchmark, seconds per run (after 1 s of warm-up),

@@ -35,7 +35,8 @@ oldbase=$(git -C "$gt" rev-parse base)
 
 log "committing linux-source-6.1 $KERNEL_DEB_VERSION on top of $old"
 git -C "$gt" checkout -q --detach base
-rsync -a --delete --exclude=/.git --exclude=/.harness-unpacked "$PRISTINE/" "$gt/"
+# --checksum: a file of the same size and time as the checked-out one may differ
+rsync -a --checksum --delete --exclude=/.git --exclude=/.harness-unpacked "$PRISTINE/" "$gt/"
 git -C "$gt" add -f -A .
 GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
 	git -C "$gt" "${ident[@]}" commit -q --allow-empty \
@@ -46,7 +47,7 @@ git -C "$gt" tag -f base > /dev/null
 git -C "$gt" checkout -q master
 
 log "replaying $(wc -l < "$before") patches onto it (git rebase, three-way)"
-if ! git -C "$gt" "${ident[@]}" rebase -q --onto base base-previous master \
+if ! git -C "$gt" "${ident[@]}" rebase -q --empty=drop --onto base base-previous master \
 	> "$LOGS/rebase.log" 2>&1; then
 	stopped=$(git -C "$gt" log -1 --format=%s REBASE_HEAD 2> /dev/null || echo '?')
 	num=$(grep -nxF -- "$stopped" "$before" | head -n 1 | cut -d: -f1)
