@@ -5,12 +5,12 @@
 include settings.mk
 export KERNEL_DEB_VERSION LLVM_VERSION JOBS USE_CCACHE
 export QEMU_ACCEL QEMU_SMP QEMU_MEM QEMU_TIMEOUT KVM_PROBE_TIMEOUT BUILD_DIR
-export STRESS_TESTS BENCH_RUNS BENCH_SECONDS BENCH_LOOPS
+export STRESS_TESTS BENCH_RUNS BENCH_SECONDS BENCH_LOOPS FUZZ_SEED
 
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-debug stress stress-debug regress bench help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-debug stress stress-debug regress bench fuzz help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export rebase check-bases bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -31,6 +31,10 @@ stress-debug: ## make stress on the debug kernel, 4 vCPUs, then its reports
 
 regress: ## all of test_progs and test_verifier, patched vs pristine 6.1 (long)
 	@$(S)/pipeline.sh regress
+
+fuzz: ## differential fuzzer on the debug kernel: FUZZ_SECONDS (600), FUZZ_SEED (1)
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) FUZZ_ONLY=1 FUZZ_RUN_SECONDS=$(FUZZ_SECONDS) \
+		$(S)/pipeline.sh fuzz
 
 bench: ## benchmarks of local kptrs and lists vs queue/hash maps, veristat figures
 	@$(S)/pipeline.sh bench

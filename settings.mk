@@ -37,3 +37,9 @@ REGRESS_TIMEOUT ?= 5400
 BENCH_RUNS ?= 5
 BENCH_SECONDS ?= 3
 BENCH_LOOPS ?= 1000
+
+# make fuzz: seconds of fuzzing (half as root, half with CAP_BPF only) and
+# the first seed; make test runs FUZZ_TEST_SECONDS of it on the normal kernel
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= 1
+FUZZ_TEST_SECONDS ?= 120

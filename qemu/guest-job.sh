@@ -72,6 +72,21 @@ if [ "$RUN_TEST_VERIFIER" = 1 ]; then
 	echo $? > "$job/test_verifier.rc"
 	tail -n 1 "$job/test_verifier.log"
 fi
+# make fuzz (and a short run in make test): the differential fuzzer, half
+# the time as root, half with CAP_BPF+CAP_NET_ADMIN only; findings and the
+# seed of the program being loaded go to $job/fuzz.
+if [ "${FUZZ_SECONDS:-0}" -gt 0 ]; then
+	mkdir -p "$job/fuzz"
+	half=$((FUZZ_SECONDS / 2))
+	echo "guest: bpf_fuzz run $FUZZ_SEED ${half}s as root, then ${half}s with CAP_BPF"
+	"$FUZZ_BIN" run "$FUZZ_SEED" "$half" "$job/fuzz" > "$job/fuzz-root.log" 2>&1
+	echo $? > "$job/fuzz-root.rc"
+	"$FUZZ_BIN" run "$((FUZZ_SEED + 1000000))" "$half" "$job/fuzz" unpriv \
+		> "$job/fuzz-unpriv.log" 2>&1
+	echo $? > "$job/fuzz-unpriv.rc"
+	grep -h '^fuzz-summary' "$job"/fuzz-*.log
+fi
+
 # Debug kernel: ask kmemleak for what is unreferenced now.  It reports
 # objects older than its grace period, so scan twice a few seconds apart.
 if [ "${KMEMLEAK_SCAN:-0}" = 1 ]; then

@@ -12,6 +12,9 @@
 #                      base (VARIANT=pristine), then compare ('make regress')
 #   pipeline.sh bench  build as 'run' does, plus bench and veristat, then
 #                      the benchmarks in three boots ('make bench')
+#   pipeline.sh fuzz   build as 'run' does plus the fuzzer, then only the
+#                      fuzzer in the guest (FUZZ_ONLY, FUZZ_SECONDS; with
+#                      VARIANT=debug, 'make fuzz', then its reports)
 #   pipeline.sh stress build as 'run' does, then the stress tests
 #                      STRESS_RUNS times in one boot ('make stress'; with
 #                      VARIANT=debug on the debug kernel, 'make
@@ -27,6 +30,9 @@ stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply
 stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
 	scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
+if [ "$what" = test ] || [ "$what" = fuzz ]; then
+	stages+=(scripts/build-fuzz.sh)
+fi
 if [ "$what" = bench ]; then
 	stages=("${stages[@]/#scripts\/build-selftests.sh/env BUILD_BENCH=1 scripts/build-selftests.sh}")
 	stages+=(scripts/run-bench.sh)
@@ -37,6 +43,9 @@ elif [ "$what" = regress ]; then
 	done
 	stages+=("env VARIANT=pristine FULL_RUN=1 scripts/run-tests.sh"
 		scripts/regress-compare.sh)
+elif [ "$what" = test ]; then
+	# a short fixed-seed fuzzer run in the same boot as the tests
+	stages+=("env FUZZ_SECONDS=$FUZZ_TEST_SECONDS scripts/run-tests.sh")
 else
 	stages+=(scripts/run-tests.sh)
 fi

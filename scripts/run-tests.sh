@@ -14,9 +14,18 @@ need_cmd qemu-system-x86_64 qemu-system-x86
 allow=() deny=() run_verifier=0
 # make stress: only the stress tests, STRESS_RUNS times, instead of the list
 STRESS_RUNS=${STRESS_RUNS:-0}
+# make fuzz: only the fuzzer (FUZZ_ONLY=1); make test: the list plus a
+# short fuzzer run (FUZZ_SECONDS)
+[ "${FUZZ_ONLY:-0}" = 1 ] && tests_list_override=/dev/null
 # TESTS_LIST: another list in the same format (make regress reruns)
 tests_list=${TESTS_LIST:-$TOP/selftests/tests.list}
 [ "$STRESS_RUNS" -gt 0 ] && tests_list=/dev/null
+[ -n "${tests_list_override:-}" ] && tests_list=$tests_list_override
+# FUZZ_RUN_SECONDS: set by make fuzz and make test only
+FUZZ_RUN_SECONDS=${FUZZ_RUN_SECONDS:-0}
+if [ "$FUZZ_RUN_SECONDS" -gt 0 ] && [ ! -x "$BUILD/fuzz/bpf_fuzz" ]; then
+	die "no $BUILD/fuzz/bpf_fuzz" "run scripts/build-fuzz.sh (make fuzz does)"
+fi
 # make regress: all of test_progs and test_verifier, logs kept for
 # regress-compare.sh instead of judged here
 FULL_RUN=${FULL_RUN:-0}
@@ -55,6 +64,9 @@ KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
 STRESS_RUNS=$STRESS_RUNS
 TEST_PROGS_ALL=$FULL_RUN
 STRESS_TESTS='$STRESS_TESTS'
+FUZZ_SECONDS=$FUZZ_RUN_SECONDS
+FUZZ_SEED=$FUZZ_SEED
+FUZZ_BIN='$BUILD/fuzz/bpf_fuzz'
 ENV
 
 # --- accelerator --------------------------------------------------------------
@@ -91,5 +103,8 @@ elif [ "$STRESS_RUNS" -gt 0 ]; then
 	"$TOP/scripts/judge-stress.sh" "$job" "$RESULTS/stress.res"
 else
 	"$TOP/scripts/judge.sh" "$job" "$RESULTS/selftests.res"
+fi
+if [ "$FUZZ_RUN_SECONDS" -gt 0 ]; then
+	"$TOP/scripts/judge-fuzz.sh" "$job" "$RESULTS/fuzz.res"
 fi
 stage_end

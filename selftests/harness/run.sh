@@ -389,6 +389,24 @@ FAKE
 	expect_in "the pinned version 9.9.9-1 does not apply" "$out"
 }
 
+judge_fuzz_names_findings_and_hangs()
+{
+	local top job res
+	top=$(fake_top judge-fuzz)
+	job=$work/fuzz-job
+	res=$work/fuzz.res
+	mkdir -p "$job/fuzz"
+	echo "fuzz-summary privileges=root seed=1 generated=10 accepted=4 rejected=6 per_second=1.0 soundness=1 fuzzer_bugs=0 completeness_gaps=0 model_unknown=0 test_runs=8 seconds=10" \
+		> "$job/fuzz-root.log"
+	echo 77 > "$job/fuzz/last-seed-unpriv"	# the unpriv run never finished
+	echo "kind: soundness" > "$job/fuzz/soundness-3.txt"
+	"$top/scripts/judge-fuzz.sh" "$job" "$res" > /dev/null 2>&1 || return 1
+	expect_in "FAIL fuzz root: 1 programs accepted that the model calls unsafe" "$res" &&
+		expect_in "PASS fuzz root: no malformed program" "$res" &&
+		expect_in "FAIL fuzz unpriv: did not finish (last program: seed 77" "$res" &&
+		[ -f "$top/build/fuzz/findings/soundness-3.txt" ]
+}
+
 guest_timeout_keeps_log()
 {
 	local top out=$work/out
@@ -410,7 +428,7 @@ tests=(apply_names_rejected_hunk apply_revert_touches_file
 	judge_counts_skip_fail_missing judge_stress_counts_runs
 	regress_compare_finds_regressions tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
-	check_bases_table)
+	check_bases_table judge_fuzz_names_findings_and_hangs)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 else

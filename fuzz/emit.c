@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compile a generated program to BPF instructions, and write the program
+ * BTF it needs (the local type, the map value type, the function).
+ */
+#include <string.h>
+#include <stddef.h>
+#include <linux/btf.h>
+#include "emit.h"
+
+/* encoders (tools/lib/bpf's, not in the UAPI header) */
+#define BTF_INFO_ENC(kind, kind_flag, vlen) \
+	((!!(kind_flag) << 31) | ((kind) << 24) | ((vlen) & BTF_MAX_VLEN))
+#define BTF_INT_ENC(encoding, bits_offset, nr_bits) \
+	((encoding) << 24 | (bits_offset) << 16 | (nr_bits))
+
+const char *const kfunc_names[NR_KFUNCS] = {
+	"bpf_kptr_alloc", "bpf_kptr_free", "bpf_list_node_init", "bpf_list_add",
+	"bpf_list_add_tail", "bpf_list_pop_front", "bpf_list_pop_back",
+};
+
+/* ---- BTF ------------------------------------------------------------- */
+
+struct btfw {
+	unsigned char types[768];
+	int tlen;
+	char strs[256];
+	int slen;
+	int ntypes;
+};
+
+static int str(struct btfw *w, const char *s)
+{
+	int off = w->slen;
+
+	if (!*s)
+		return 0;
+	strcpy(w->strs + w->slen, s);
+	w->slen += strlen(s) + 1;
+	return off;
+}
+
+static void put(struct btfw *w, const void *p, int len)
+{
+	memcpy(w->types + w->tlen, p, len);
+	w->tlen += len;
+}
+
+static int type(struct btfw *w, const char *name, int kind, int vlen, int kflag, __u32 size_type)
+{
+	struct btf_type t = {
+		.name_off = str(w, name),
+		.info = BTF_INFO_ENC(kind, kflag, vlen),
+		.size = size_type,
+	};
+
+	put(w, &t, sizeof(t));
+	return ++w->ntypes;
+}
+
+static void member(struct btfw *w, const char *name, int type_id, int bit_off)
+{
+	struct btf_member m = { .name_off = str(w, name), .type = type_id, .offset = bit_off };
+
+	put(w, &m, sizeof(m));
+}
+
+void emit_btf(struct image *im)
+{
+	struct btfw w = { .slen = 1 };
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+	};
+	__u32 u;
+	int t_u32, t_u64, t_lock, t_arr, t_node, t_head, t_ptr, t_proto;
+	struct btf_array arr;
+	struct btf_param prm;
+
+	t_u32 = type(&w, "unsigned int", BTF_KIND_INT, 0, 0, 4);
+	u = BTF_INT_ENC(0, 0, 32);
+	put(&w, &u, 4);
+	t_u64 = type(&w, "unsigned long long", BTF_KIND_INT, 0, 0, 8);
+	u = BTF_INT_ENC(0, 0, 64);
+	put(&w, &u, 4);
+	t_lock = type(&w, "bpf_spin_lock", BTF_KIND_STRUCT, 1, 0, 4);
+	member(&w, "val", t_u32, 0);
+	t_arr = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
+	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 2 };
+	put(&w, &arr, sizeof(arr));
+	t_node = type(&w, "bpf_list_node", BTF_KIND_STRUCT, 1, 0, 16);
+	member(&w, "__opaque", t_arr, 0);
+	t_head = type(&w, "bpf_list_head", BTF_KIND_STRUCT, 1, 0, 16);
+	member(&w, "__opaque", t_arr, 0);
+	im->elem_type_id = type(&w, "elem", BTF_KIND_STRUCT, 2, 0, ELEM_SIZE);
+	member(&w, "data", t_u64, 0);
+	member(&w, "node", t_node, ELEM_NODE_OFF * 8);
+	im->mval_type_id = type(&w, "mval", BTF_KIND_STRUCT, 3, 0, MVAL_SIZE);
+	member(&w, "lock", t_lock, MVAL_LOCK_OFF * 8);
+	member(&w, "pad", t_u32, 32);
+	member(&w, "head", t_head, MVAL_HEAD_OFF * 8);
+	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->mval_type_id);
+	u = 2;		/* component: member "head" */
+	put(&w, &u, 4);
+	t_ptr = type(&w, "", BTF_KIND_PTR, 0, 0, 0);
+	t_proto = type(&w, "", BTF_KIND_FUNC_PROTO, 1, 0, t_u32);
+	prm = (struct btf_param){ .name_off = str(&w, "ctx"), .type = t_ptr };
+	put(&w, &prm, sizeof(prm));
+	im->func_type_id = type(&w, "fuzz_prog", BTF_KIND_FUNC, BTF_FUNC_GLOBAL, 0, t_proto);
+	im->key_type_id = t_u32;
+
+	h.type_off = 0;
+	h.type_len = w.tlen;
+	h.str_off = w.tlen;
+	h.str_len = w.slen;
+	memcpy(im->btf, &h, sizeof(h));
+	memcpy(im->btf + sizeof(h), w.types, w.tlen);
+	memcpy(im->btf + sizeof(h) + w.tlen, w.strs, w.slen);
+	im->btf_len = sizeof(h) + w.tlen + w.slen;
+}
+
+/* ---- instructions ---------------------------------------------------- */
+
+#define R0 BPF_REG_0
+#define R1 BPF_REG_1
+#define R2 BPF_REG_2
+#define FP BPF_REG_10
+#define SLOT_KEY	(-24)
+#define SLOT_RAND	(-32)
+
+static void ins(struct image *im, __u8 code, int dst, int src, __s16 off, __s32 imm)
+{
+	struct bpf_insn *i;
+
+	if (im->n >= MAX_INSNS) {
+		im->overflow = 1;
+		return;
+	}
+	i = &im->insn[im->n++];
+	memset(i, 0, sizeof(*i));
+	i->code = code;
+	i->dst_reg = dst;
+	i->src_reg = src;
+	i->off = off;
+	i->imm = imm;
+}
+
+static void mov_imm(struct image *im, int dst, __s32 imm)
+{
+	ins(im, BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, imm);
+}
+
+static void mov_reg(struct image *im, int dst, int src)
+{
+	ins(im, BPF_ALU64 | BPF_MOV | BPF_X, dst, src, 0, 0);
+}
+
+static void add_imm(struct image *im, int dst, __s32 imm)
+{
+	ins(im, BPF_ALU64 | BPF_ADD | BPF_K, dst, 0, 0, imm);
+}
+
+static void call_helper(struct image *im, int id)
+{
+	ins(im, BPF_JMP | BPF_CALL, 0, 0, 0, id);
+}
+
+static void call_kfunc(struct image *im, const int *ids, enum kfunc k)
+{
+	ins(im, BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, ids ? ids[k] : -1);
+}
+
+static int var_reg(int v)
+{
+	static const int regs[] = { BPF_REG_6, BPF_REG_7, BPF_REG_8, BPF_REG_9 };
+
+	return v < T0 ? regs[v] : -1;
+}
+
+static int var_slot(int v)
+{
+	return v == T0 ? -8 : -16;
+}
+
+static void load_var(struct image *im, int dst, int v)
+{
+	if (var_reg(v) >= 0)
+		mov_reg(im, dst, var_reg(v));
+	else
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, dst, FP, var_slot(v), 0);
+}
+
+static void store_var(struct image *im, int v, int src)
+{
+	if (var_reg(v) >= 0)
+		mov_reg(im, var_reg(v), src);
+	else
+		ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, src, var_slot(v), 0);
+}
+
+static int size_code(int size)
+{
+	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W : BPF_DW;
+}
+
+struct ectx {
+	struct image *im;
+	int map_fd;
+	const int *ids;
+};
+
+static void emit_block(struct ectx *e, const struct block *b);
+
+static void emit_op(struct ectx *e, const struct op *op)
+{
+	struct image *im = e->im;
+	int at, at2;
+
+	switch (op->kind) {
+	case OP_LOOKUP:
+		ins(im, BPF_ST | BPF_MEM | BPF_W, FP, 0, SLOT_KEY, op->b);
+		ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0, e->map_fd);
+		ins(im, 0, 0, 0, 0, 0);
+		mov_reg(im, R2, FP);
+		add_imm(im, R2, SLOT_KEY);
+		call_helper(im, BPF_FUNC_map_lookup_elem);
+		store_var(im, op->a, R0);
+		break;
+	case OP_NULLCHK:
+		load_var(im, R1, op->a);
+		at = im->n;
+		ins(im, BPF_JMP | BPF_JNE | BPF_K, R1, 0, 0, 0);
+		emit_block(e, op->body);
+		im->insn[at].off = im->n - at - 1;
+		break;
+	case OP_ALLOC:
+		mov_imm(im, R1, im->elem_type_id);
+		mov_imm(im, R2, 0);
+		call_kfunc(im, e->ids, KF_ALLOC);
+		store_var(im, op->a, R0);
+		break;
+	case OP_NODE_INIT:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, ELEM_NODE_OFF);
+		call_kfunc(im, e->ids, KF_NODE_INIT);
+		break;
+	case OP_FREE:
+		load_var(im, R1, op->a);
+		call_kfunc(im, e->ids, KF_FREE);
+		break;
+	case OP_LOCK:
+	case OP_UNLOCK:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, MVAL_LOCK_OFF);
+		call_helper(im, op->kind == OP_LOCK ? BPF_FUNC_spin_lock : BPF_FUNC_spin_unlock);
+		break;
+	case OP_ADD:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, ELEM_NODE_OFF);
+		load_var(im, R2, op->b);
+		add_imm(im, R2, MVAL_HEAD_OFF);
+		call_kfunc(im, e->ids, op->c ? KF_ADD_TAIL : KF_ADD);
+		break;
+	case OP_POP:
+		load_var(im, R1, op->b);
+		add_imm(im, R1, MVAL_HEAD_OFF);
+		call_kfunc(im, e->ids, op->c ? KF_POP_BACK : KF_POP_FRONT);
+		store_var(im, op->a, R0);
+		break;
+	case OP_CONTAINER:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, -ELEM_NODE_OFF);
+		store_var(im, op->a, R1);
+		break;
+	case OP_LOAD:
+		load_var(im, R1, op->a);
+		ins(im, BPF_LDX | BPF_MEM | size_code(op->size), R0, R1, op->off, 0);
+		break;
+	case OP_STORE:
+		load_var(im, R1, op->a);
+		mov_imm(im, R2, 42);
+		ins(im, BPF_STX | BPF_MEM | size_code(op->size), R1, R2, op->off, 0);
+		break;
+	case OP_STORE_PTR:
+		load_var(im, R1, op->a);
+		load_var(im, R2, op->b);
+		ins(im, BPF_STX | BPF_MEM | BPF_DW, R1, R2, op->off, 0);
+		break;
+	case OP_MOVE:
+		load_var(im, R1, op->b);
+		store_var(im, op->a, R1);
+		break;
+	case OP_IF:
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, R1, FP, SLOT_RAND, 0);
+		at = im->n;
+		ins(im, BPF_JMP | BPF_JSET | BPF_K, R1, 0, 0, 1 << op->c);
+		emit_block(e, op->body);
+		at2 = im->n;
+		ins(im, BPF_JMP | BPF_JA, 0, 0, 0, 0);
+		im->insn[at].off = im->n - at - 1;
+		emit_block(e, op->body2);
+		im->insn[at2].off = im->n - at2 - 1;
+		break;
+	case OP_EXIT:
+		mov_imm(im, R0, 0);
+		ins(im, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void emit_block(struct ectx *e, const struct block *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		emit_op(e, &b->ops[i]);
+}
+
+void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kfunc_ids)
+{
+	struct ectx e = { im, map_fd, kfunc_ids };
+	int v;
+
+	im->n = 0;
+	im->overflow = 0;
+	/* a number the verifier cannot know: the packet length times a mix */
+	ins(im, BPF_LDX | BPF_MEM | BPF_W, R2, R1, offsetof(struct __sk_buff, len), 0);
+	ins(im, BPF_ALU64 | BPF_MUL | BPF_K, R2, 0, 0, 0x9e3779b1);
+	ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, R2, SLOT_RAND, 0);
+	for (v = 0; v < NR_VARS; v++) {
+		if (var_reg(v) >= 0)
+			mov_imm(im, var_reg(v), 0);
+		else
+			ins(im, BPF_ST | BPF_MEM | BPF_DW, FP, 0, var_slot(v), 0);
+	}
+	emit_block(&e, p->main);
+}
+
+static const char *alu_op(int op)
+{
+	switch (op) {
+	case BPF_ADD: return "+=";
+	case BPF_SUB: return "-=";
+	case BPF_MUL: return "*=";
+	case BPF_MOV: return "=";
+	default: return "?=";
+	}
+}
+
+static const char *jmp_op(int op)
+{
+	switch (op) {
+	case BPF_JEQ: return "==";
+	case BPF_JNE: return "!=";
+	case BPF_JSET: return "&";
+	default: return "?";
+	}
+}
+
+static const char *sz(int code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return "u8";
+	case BPF_H: return "u16";
+	case BPF_W: return "u32";
+	default: return "u64";
+	}
+}
+
+/* BPF assembly in the verifier's own notation */
+void print_insns(const struct image *im, FILE *f)
+{
+	int i;
+
+	for (i = 0; i < im->n; i++) {
+		const struct bpf_insn *x = &im->insn[i];
+		int cls = BPF_CLASS(x->code);
+
+		fprintf(f, "%4d: ", i);
+		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			fprintf(f, "r%d = map[fd %d] ll\n", x->dst_reg, x->imm);
+			i++;
+		} else if (cls == BPF_ALU64 && BPF_SRC(x->code) == BPF_K) {
+			fprintf(f, "r%d %s %d\n", x->dst_reg, alu_op(BPF_OP(x->code)), x->imm);
+		} else if (cls == BPF_ALU64) {
+			fprintf(f, "r%d %s r%d\n", x->dst_reg, alu_op(BPF_OP(x->code)), x->src_reg);
+		} else if (cls == BPF_LDX) {
+			fprintf(f, "r%d = *(%s *)(r%d %+d)\n", x->dst_reg, sz(x->code), x->src_reg,
+				x->off);
+		} else if (cls == BPF_STX) {
+			fprintf(f, "*(%s *)(r%d %+d) = r%d\n", sz(x->code), x->dst_reg, x->off,
+				x->src_reg);
+		} else if (cls == BPF_ST) {
+			fprintf(f, "*(%s *)(r%d %+d) = %d\n", sz(x->code), x->dst_reg, x->off,
+				x->imm);
+		} else if (x->code == (BPF_JMP | BPF_CALL)) {
+			if (x->src_reg == BPF_PSEUDO_KFUNC_CALL)
+				fprintf(f, "call kfunc#%d\n", x->imm);
+			else
+				fprintf(f, "call helper#%d\n", x->imm);
+		} else if (x->code == (BPF_JMP | BPF_EXIT)) {
+			fprintf(f, "exit\n");
+		} else if (x->code == (BPF_JMP | BPF_JA)) {
+			fprintf(f, "goto %+d\n", x->off);
+		} else if (cls == BPF_JMP) {
+			fprintf(f, "if r%d %s %d goto %+d\n", x->dst_reg, jmp_op(BPF_OP(x->code)),
+				x->imm, x->off);
+		} else {
+			fprintf(f, "code %02x dst r%d src r%d off %d imm %d\n", x->code, x->dst_reg,
+				x->src_reg, x->off, x->imm);
+		}
+	}
+}

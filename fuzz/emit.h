@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FUZZ_EMIT_H
+#define FUZZ_EMIT_H
+
+#include <linux/bpf.h>
+#include "ir.h"
+
+#define MAX_INSNS 4096
+
+/* vmlinux BTF ids of the kfuncs the programs call */
+enum kfunc {
+	KF_ALLOC, KF_FREE, KF_NODE_INIT, KF_ADD, KF_ADD_TAIL, KF_POP_FRONT, KF_POP_BACK,
+	NR_KFUNCS
+};
+extern const char *const kfunc_names[NR_KFUNCS];
+
+struct image {
+	struct bpf_insn insn[MAX_INSNS];
+	int n;
+	int overflow;
+	/* program BTF */
+	unsigned char btf[1024];
+	int btf_len;
+	int elem_type_id, mval_type_id, key_type_id, func_type_id;
+};
+
+void emit_btf(struct image *im);
+void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kfunc_ids);
+void print_insns(const struct image *im, FILE *f);
+
+#endif

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Program generator.  It keeps a belief of one path's state so that most
+ * programs are well formed and safe, then mutates: with a small chance an
+ * operation is chosen without looking at the belief, and branches give the
+ * two arms different aliases, so that only state pruning joins them.
+ * Deterministic for a seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+static uint64_t rng;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int pick(int n)
+{
+	return (int)(rnd() % (uint64_t)n);
+}
+
+static bool chance(int percent)
+{
+	return pick(100) < percent;
+}
+
+enum bkind { B_NONE, B_MAP, B_OBJ };
+
+struct belief {
+	enum bkind kind[NR_VARS];
+	bool maybe_null[NR_VARS];
+	bool owned[NR_VARS];		/* B_OBJ: owned, else non-owning */
+	bool constructed[NR_VARS];	/* B_OBJ: node constructed */
+	int off[NR_VARS];		/* B_OBJ: 0 or ELEM_NODE_OFF */
+	bool frozen[NR_VARS];		/* not to be touched (in a branch arm) */
+	int lock;			/* var whose lock is held, -1 */
+	int depth;			/* IF nesting */
+};
+
+static int wild_rate;		/* percent of operations chosen blindly */
+
+struct block *block_new(void)
+{
+	return calloc(1, sizeof(struct block));
+}
+
+void block_push(struct block *b, struct op op)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->ops = realloc(b->ops, b->cap * sizeof(*b->ops));
+	}
+	b->ops[b->n++] = op;
+}
+
+static void block_free(struct block *b)
+{
+	int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->n; i++) {
+		block_free(b->ops[i].body);
+		block_free(b->ops[i].body2);
+	}
+	free(b->ops);
+	free(b);
+}
+
+void prog_free(struct prog *p)
+{
+	block_free(p->main);
+	p->main = NULL;
+}
+
+static void emit(struct block *b, enum op_kind k, int a, int bb, int c)
+{
+	struct op op = { .kind = k, .a = a, .b = bb, .c = c };
+
+	block_push(b, op);
+}
+
+static int var_of(struct belief *s, enum bkind k, bool need_nonnull)
+{
+	int cand[NR_VARS], n = 0, v;
+
+	for (v = 0; v < NR_VARS; v++)
+		if (s->kind[v] == k && (!need_nonnull || !s->maybe_null[v]) && !s->frozen[v])
+			cand[n++] = v;
+	return n ? cand[pick(n)] : -1;
+}
+
+static int free_var(struct belief *s, bool obj)
+{
+	int cand[NR_VARS], n = 0, v;
+
+	for (v = 0; v < NR_VARS; v++) {
+		if ((s->kind[v] == B_OBJ && s->owned[v]) || s->frozen[v])
+			continue;
+		if (obj && v != O0 && v != O1 && v != T0 && v != T1)
+			continue;
+		if (!obj && v != M0 && v != M1 && v != T0 && v != T1)
+			continue;
+		if (s->lock == v)
+			continue;
+		cand[n++] = v;
+	}
+	return n ? cand[pick(n)] : -1;
+}
+
+/* What a well-formed program does before leaving: unlock, free. */
+static void cleanup(struct block *b, struct belief *s, int except)
+{
+	/* @except: NULL on this path, nothing to free */
+	int v;
+
+	if (s->lock >= 0) {
+		emit(b, OP_UNLOCK, s->lock, 0, 0);
+		s->lock = -1;
+		for (v = 0; v < NR_VARS; v++)
+			if (s->kind[v] == B_OBJ && !s->owned[v])
+				s->kind[v] = B_NONE;
+	}
+	/* NULL-check first: the NULL branch frees the others and leaves */
+	for (v = 0; v < NR_VARS; v++) {
+		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || !s->maybe_null[v])
+			continue;
+		s->maybe_null[v] = false;
+		{
+			struct op op = { .kind = OP_NULLCHK, .a = v, .body = block_new() };
+			struct belief t = *s;
+
+			t.kind[v] = B_NONE;
+			cleanup(op.body, &t, except);
+			emit(op.body, OP_EXIT, 0, 0, 0);
+			block_push(b, op);
+		}
+	}
+	for (v = 0; v < NR_VARS; v++) {
+		if (v == except || s->kind[v] != B_OBJ || !s->owned[v])
+			continue;
+		if (s->off[v])
+			emit(b, OP_CONTAINER, v, 0, 0);
+		emit(b, OP_FREE, v, 0, 0);
+		s->kind[v] = B_NONE;
+	}
+}
+
+static void nullchk(struct block *b, struct belief *s, int v)
+{
+	struct op op = { .kind = OP_NULLCHK, .a = v, .body = block_new() };
+	struct belief t = *s;
+
+	if (!wild_rate || !chance(2))	/* else: leave without cleaning up */
+		cleanup(op.body, &t, v);
+	emit(op.body, OP_EXIT, 0, 0, 0);
+	block_push(b, op);
+	s->maybe_null[v] = false;
+}
+
+static void gen_block(struct block *b, struct belief *s, int budget);
+
+/*
+ * A branch arm: it leaves the objects and the lock of before the branch
+ * alone and gives back what it took, so that both arms join in the same
+ * state (unless a blind operation says otherwise).
+ */
+static void gen_arm(struct block *b, const struct belief *entry, struct belief *a)
+{
+	int v;
+
+	for (v = 0; v < NR_VARS; v++)
+		a->frozen[v] = (entry->kind[v] == B_OBJ) || entry->lock == v;
+	if (entry->lock >= 0) {
+		/* under the lock: only neutral operations */
+		a->frozen[entry->lock] = true;
+		gen_block(b, a, 1 + pick(2));
+		return;
+	}
+	gen_block(b, a, 1 + pick(3));
+	if (a->lock >= 0) {
+		emit(b, OP_UNLOCK, a->lock, 0, 0);
+		a->lock = -1;
+		for (v = 0; v < NR_VARS; v++)
+			if (a->kind[v] == B_OBJ && !a->owned[v])
+				a->kind[v] = B_NONE;
+	}
+	for (v = 0; v < NR_VARS; v++) {
+		if (a->frozen[v] || a->kind[v] != B_OBJ || !a->owned[v])
+			continue;
+		if (a->maybe_null[v]) {
+			struct op op = { .kind = OP_NULLCHK, .a = v, .body = block_new() };
+
+			emit(op.body, OP_EXIT, 0, 0, 0);
+			block_push(b, op);
+		}
+		if (a->off[v])
+			emit(b, OP_CONTAINER, v, 0, 0);
+		emit(b, OP_FREE, v, 0, 0);
+		a->kind[v] = B_NONE;
+	}
+	/* map values the arm looked up may be NULL on the other arm */
+	for (v = 0; v < NR_VARS; v++)
+		if (!a->frozen[v] && a->kind[v] != entry->kind[v])
+			emit(b, OP_MOVE, v, v == T0 ? T1 : T0, 0), a->kind[v] = B_NONE;
+}
+
+/* One operation chosen from what the belief allows (mostly). */
+static void gen_op(struct block *b, struct belief *s)
+{
+	bool wild = chance(wild_rate);
+	int r = pick(100), v, w;
+	struct op op = { 0 };
+
+	if (wild) {
+		/* any operation on any variables: the model sorts it out */
+		op.kind = pick(OP_IF);
+		op.a = pick(NR_VARS);
+		op.b = pick(NR_VARS);
+		op.c = pick(2);
+		op.off = (int)pick(40) - 8;
+		op.size = 1 << pick(4);
+		if (op.kind == OP_NULLCHK) {
+			op.body = block_new();
+			emit(op.body, OP_EXIT, 0, 0, 0);
+		}
+		if (op.kind == OP_LOOKUP)
+			op.b = pick(NR_KEYS);
+		if (op.kind == OP_EXIT)
+			op.kind = OP_LOAD;
+		block_push(b, op);
+		/* the belief no longer says much: forget what this touched */
+		if (op.kind == OP_LOOKUP || op.kind == OP_ALLOC || op.kind == OP_POP ||
+		    op.kind == OP_MOVE) {
+			s->kind[op.a] = op.kind == OP_LOOKUP ? B_MAP : B_OBJ;
+			s->maybe_null[op.a] = true;
+			s->owned[op.a] = true;
+			s->constructed[op.a] = op.kind == OP_POP;
+			s->off[op.a] = op.kind == OP_POP ? ELEM_NODE_OFF : 0;
+		}
+		return;
+	}
+
+	if (s->lock >= 0) {
+		/* in a critical section: list operations, accesses, unlock */
+		int m = s->lock;
+
+		if (r < 30 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
+		    s->constructed[v] && !s->off[v]) {
+			emit(b, OP_ADD, v, chance(85) ? m : var_of(s, B_MAP, true), pick(2));
+			s->owned[v] = false;
+		} else if (r < 55 && (v = free_var(s, true)) >= 0) {
+			emit(b, OP_POP, v, chance(85) ? m : var_of(s, B_MAP, true), pick(2));
+			s->kind[v] = B_OBJ;
+			s->maybe_null[v] = true;
+			s->owned[v] = true;
+			s->constructed[v] = true;
+			s->off[v] = ELEM_NODE_OFF;
+			if (chance(90))
+				nullchk(b, s, v);
+		} else if (r < 70 && (v = var_of(s, B_OBJ, true)) >= 0) {
+			op.kind = chance(50) ? OP_LOAD : OP_STORE;
+			op.a = v;
+			op.off = chance(90) ? -s->off[v] : (int)pick(32) - s->off[v];
+			op.size = 8;
+			block_push(b, op);
+		} else if (r < 80 && (v = var_of(s, B_OBJ, true)) >= 0 && s->off[v]) {
+			emit(b, OP_CONTAINER, v, 0, 0);
+			s->off[v] = 0;
+		} else {
+			emit(b, OP_UNLOCK, m, 0, 0);
+			s->lock = -1;
+			for (v = 0; v < NR_VARS; v++)
+				if (s->kind[v] == B_OBJ && !s->owned[v])
+					s->kind[v] = B_NONE;
+		}
+		return;
+	}
+
+	if (r < 15 && (v = free_var(s, false)) >= 0) {
+		emit(b, OP_LOOKUP, v, pick(NR_KEYS), 0);
+		s->kind[v] = B_MAP;
+		s->maybe_null[v] = true;
+		if (chance(95))
+			nullchk(b, s, v);
+	} else if (r < 30 && (v = free_var(s, true)) >= 0) {
+		emit(b, OP_ALLOC, v, 0, 0);
+		s->kind[v] = B_OBJ;
+		s->maybe_null[v] = true;
+		s->owned[v] = true;
+		s->constructed[v] = false;
+		s->off[v] = 0;
+		if (chance(95))
+			nullchk(b, s, v);
+	} else if (r < 40 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
+		   !s->constructed[v] && !s->off[v]) {
+		emit(b, OP_NODE_INIT, v, 0, 0);
+		s->constructed[v] = true;
+	} else if (r < 55 && (v = var_of(s, B_MAP, true)) >= 0) {
+		emit(b, OP_LOCK, v, 0, 0);
+		s->lock = v;
+	} else if (r < 63 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v]) {
+		if (s->off[v])
+			emit(b, OP_CONTAINER, v, 0, 0);
+		emit(b, OP_FREE, v, 0, 0);
+		s->kind[v] = B_NONE;
+	} else if (r < 72 && (v = var_of(s, B_OBJ, true)) >= 0) {
+		op.kind = pick(4) ? (chance(50) ? OP_LOAD : OP_STORE) : OP_STORE_PTR;
+		op.a = v;
+		op.b = pick(NR_VARS);
+		op.off = chance(85) ? -s->off[v] : (int)pick(48) - 8 - s->off[v];
+		op.size = op.kind == OP_STORE_PTR ? 8 : 1 << pick(4);
+		block_push(b, op);
+	} else if (r < 82 && (w = pick(NR_VARS)) >= 0 && s->kind[w] != B_NONE && !s->frozen[w] &&
+		   (v = (w == M0 || w == M1 || w == O0 || w == O1) ? T0 + pick(2) :
+			(s->kind[w] == B_MAP ? M0 + pick(2) : O0 + pick(2))) != w &&
+		   !(s->kind[v] == B_OBJ && s->owned[v]) && s->lock != v && !s->frozen[v]) {
+		/* spill to / fill from the stack */
+		emit(b, OP_MOVE, v, w, 0);
+		s->kind[v] = s->kind[w];
+		s->maybe_null[v] = s->maybe_null[w];
+		s->owned[v] = s->owned[w];
+		s->constructed[v] = s->constructed[w];
+		s->off[v] = s->off[w];
+		/* two names, one object: the old name is given up */
+		if (s->kind[w] == B_OBJ)
+			s->kind[w] = B_NONE;
+	} else if (r < 90 && s->depth < 2) {
+		struct op op2 = { .kind = OP_IF, .c = pick(8), .body = block_new(),
+				  .body2 = block_new() };
+		struct belief a = *s, bb = *s;
+		int m0 = var_of(s, B_MAP, true), m1 = var_of(s, B_MAP, true);
+
+		a.depth++;
+		bb.depth++;
+		if (m0 >= 0 && m1 >= 0 && m0 != m1 && chance(60) && s->lock != T0) {
+			/* the two arms alias different map values */
+			emit(op2.body, OP_MOVE, T0, m0, 0);
+			emit(op2.body2, OP_MOVE, T0, m1, 0);
+			a.kind[T0] = bb.kind[T0] = B_MAP;
+			a.maybe_null[T0] = bb.maybe_null[T0] = false;
+		} else {
+			gen_arm(op2.body, s, &a);
+			gen_arm(op2.body2, s, &bb);
+			a = *s;
+			a.depth++;
+		}
+		block_push(b, op2);
+		*s = a;		/* continue with the first arm's view */
+		s->depth--;
+	} else if ((v = var_of(s, B_MAP, true)) >= 0 && s->lock < 0) {
+		emit(b, OP_LOCK, v, 0, 0);
+		s->lock = v;
+	}
+}
+
+static void gen_block(struct block *b, struct belief *s, int budget)
+{
+	while (budget-- > 0)
+		gen_op(b, s);
+}
+
+void gen_prog(struct prog *p, uint64_t seed)
+{
+	struct belief s;
+
+	memset(&s, 0, sizeof(s));
+	s.lock = -1;
+	rng = seed;
+	p->seed = seed;
+	wild_rate = (int[]){ 0, 0, 0, 1, 3 }[pick(5)];
+	p->main = block_new();
+	gen_block(p->main, &s, 4 + pick(20));
+	if (!chance(3))
+		cleanup(p->main, &s, -1);
+	emit(p->main, OP_EXIT, 0, 0, 0);
+}

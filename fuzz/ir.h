@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fuzzer's program representation: a small structured language of the
+ * operations the series adds (objects, locks, lists) on a fixed set of
+ * variables, with branches that join again.  The generator builds it, the
+ * reference model interprets it on every path, the emitter compiles it to
+ * BPF instructions.  The model never looks at BPF instructions.
+ */
+#ifndef FUZZ_IR_H
+#define FUZZ_IR_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * Variables.  O0/O1 hold object pointers (r6, r7), M0/M1 map value
+ * pointers (r8, r9), T0/T1 live in stack slots (fp-8, fp-16) and can hold
+ * either: a move into them is a spill, a move out a fill.
+ */
+enum var { O0, O1, M0, M1, T0, T1, NR_VARS };
+
+enum op_kind {
+	OP_LOOKUP,	/* v = bpf_map_lookup_elem(&map, &key)	(a: v, b: key) */
+	OP_NULLCHK,	/* if (!v) { cleanup; exit }		(a: v, body: cleanup) */
+	OP_ALLOC,	/* v = bpf_kptr_alloc(elem, 0)		(a: v) */
+	OP_NODE_INIT,	/* bpf_list_node_init(&v->node)		(a: v) */
+	OP_FREE,	/* bpf_kptr_free(v)			(a: v) */
+	OP_LOCK,	/* bpf_spin_lock(&v->lock)		(a: v) */
+	OP_UNLOCK,	/* bpf_spin_unlock(&v->lock)		(a: v) */
+	OP_ADD,		/* bpf_list_add[_tail](&o->node, &m->head)	(a: o, b: m, c: tail) */
+	OP_POP,		/* o = bpf_list_pop_front/back(&m->head)	(a: o, b: m, c: back) */
+	OP_CONTAINER,	/* o -= offsetof(struct elem, node)	(a: o) */
+	OP_LOAD,	/* r0 = *(size *)(v + off)		(a: v, off, size) */
+	OP_STORE,	/* *(size *)(v + off) = 42		(a: v, off, size) */
+	OP_STORE_PTR,	/* *(u64 *)(v + off) = w		(a: v, b: w, off) */
+	OP_MOVE,	/* a = b */
+	OP_IF,		/* if (random bit c) { body } else { body2 } */
+	OP_EXIT,	/* r0 = 0; exit */
+	NR_OPS
+};
+
+struct op {
+	enum op_kind kind;
+	int a, b, c;
+	int off, size;
+	struct block *body, *body2;
+};
+
+struct block {
+	int n, cap;
+	struct op *ops;
+};
+
+/* The types of the generated BTF; the model uses their layout. */
+#define ELEM_SIZE	24	/* struct elem { u64 data; struct bpf_list_node node; } */
+#define ELEM_NODE_OFF	8
+#define MVAL_SIZE	24	/* struct mval { bpf_spin_lock lock; u32 pad; bpf_list_head head; } */
+#define MVAL_LOCK_OFF	0
+#define MVAL_HEAD_OFF	8
+#define NR_KEYS		2	/* array map entries */
+
+struct prog {
+	struct block *main;
+	uint64_t seed;
+};
+
+struct block *block_new(void);
+void block_push(struct block *b, struct op op);
+void prog_free(struct prog *p);
+
+/* gen.c */
+void gen_prog(struct prog *p, uint64_t seed);
+
+/* model.c: 0 safe, 1 unsafe (reason filled in) */
+int model_check(const struct prog *p, bool allow_ptr_leaks, char *reason, int len);
+
+/* print.c */
+void print_prog(const struct prog *p, FILE *f);
+
+#endif

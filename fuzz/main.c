@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_fuzz: differential fuzzer of the verifier's object, lock and list
+ * rules.  Each program is generated from a seed, judged by the reference
+ * model, loaded, and run when the verifier accepts it.
+ *
+ *   bpf_fuzz print SEED             the program, the model's verdicts, insns
+ *   bpf_fuzz model SEED COUNT       model verdicts only (no kernel needed)
+ *   bpf_fuzz run SEED SECONDS DIR [unpriv]
+ *                                   the fuzzing loop (in the guest); findings
+ *                                   and a summary line in DIR; SECONDS < 0:
+ *                                   exactly -SECONDS programs from SEED
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "emit.h"
+#include "kernel.h"
+
+#define LOG_LEN (1 << 20)
+#define OP_NOP NR_OPS
+
+static char vlog[LOG_LEN];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmd_print(uint64_t seed)
+{
+	struct prog p;
+	struct image im;
+	char r1[256], r2[256];
+	int v1, v2;
+
+	gen_prog(&p, seed);
+	print_prog(&p, stdout);
+	v1 = model_check(&p, true, r1, sizeof(r1));
+	v2 = model_check(&p, false, r2, sizeof(r2));
+	printf("model (root): %s%s%s\n", v1 == 0 ? "safe" : v1 > 0 ? "unsafe" : "unknown",
+	       v1 ? ": " : "", r1);
+	printf("model (CAP_BPF): %s%s%s\n", v2 == 0 ? "safe" : v2 > 0 ? "unsafe" : "unknown",
+	       v2 ? ": " : "", r2);
+	emit_btf(&im);
+	emit_prog(&im, &p, -1, NULL);
+	print_insns(&im, stdout);
+	prog_free(&p);
+	return 0;
+}
+
+static int cmd_model(uint64_t seed, long count)
+{
+	long i, safe = 0, unsafe = 0, unknown = 0, ops = 0;
+	char r[256];
+
+	for (i = 0; i < count; i++) {
+		struct prog p;
+		int v;
+
+		gen_prog(&p, seed + i);
+		ops += p.main->n;
+		v = model_check(&p, true, r, sizeof(r));
+		if (v == 0)
+			safe++;
+		else if (v > 0)
+			unsafe++;
+		else
+			unknown++;
+		if (v > 0 && getenv("FUZZ_VERBOSE"))
+			printf("%llu: %s\n", (unsigned long long)(seed + i), r);
+		prog_free(&p);
+	}
+	printf("model: %ld programs, %ld safe, %ld unsafe, %ld unknown, %.1f top-level ops each\n",
+	       count, safe, unsafe, unknown, (double)ops / count);
+	return 0;
+}
+
+/* ---- run -------------------------------------------------------------- */
+
+struct run {
+	int kfunc_ids[NR_KFUNCS];
+	struct image im;
+	int btf_fd, map_fd, nmap;
+	bool unpriv;
+	const char *dir;
+	long generated, accepted, rejected, findings, fuzzer_bugs, gaps, unknown, runs;
+};
+
+/* Rejections that mean the generator wrote a malformed program */
+static bool malformed(const char *log)
+{
+	static const char *const pats[] = {
+		"unknown opcode", "invalid bpf_ld_imm64", "jump out of range", "back-edge",
+		"invalid func", "func_info", "BTF", "unreachable insn", "invalid insn",
+		"last insn is not an exit", NULL,
+	};
+	int i;
+
+	for (i = 0; pats[i]; i++)
+		if (strstr(log, pats[i]))
+			return true;
+	return false;
+}
+
+static const char *last_line(char *log)
+{
+	char *e = log + strlen(log), *s;
+
+	while (e > log && (e[-1] == '\n' || e[-1] == ' '))
+		*--e = 0;
+	/* the verifier ends with "processed N insns ..." after the error */
+	s = strrchr(log, '\n');
+	if (s && !strncmp(s + 1, "processed ", 10)) {
+		*s = 0;
+		s = strrchr(log, '\n');
+	}
+	return s ? s + 1 : log;
+}
+
+static int load(struct run *r, const struct prog *p, char *log, int log_len)
+{
+	emit_prog(&r->im, p, r->map_fd, r->kfunc_ids);
+	if (r->im.overflow)
+		return -E2BIG;
+	return load_prog(&r->im, r->btf_fd, log, log_len);
+}
+
+/* Delete operations while the model still says unsafe and the kernel
+ * still accepts: the smallest program that shows the finding.
+ */
+static void minimise_block(struct run *r, struct prog *p, struct block *b)
+{
+	char reason[256];
+	int i, fd;
+
+	for (i = 0; i < b->n; i++) {
+		struct op *op = &b->ops[i];
+		enum op_kind k = op->kind;
+
+		if (k == OP_EXIT)
+			continue;
+		op->kind = OP_NOP;
+		fd = -1;
+		if (model_check(p, !r->unpriv, reason, sizeof(reason)) == 1)
+			fd = load(r, p, NULL, 0);
+		if (fd >= 0) {
+			close(fd);
+			continue;	/* not needed */
+		}
+		op->kind = k;
+		if (op->body)
+			minimise_block(r, p, op->body);
+		if (op->body2)
+			minimise_block(r, p, op->body2);
+	}
+}
+
+static void save_finding(struct run *r, struct prog *p, const char *kind, const char *why,
+			 const char *log)
+{
+	char path[512];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s-%llu%s.txt", r->dir, kind,
+		 (unsigned long long)p->seed, r->unpriv ? "-unpriv" : "");
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "kind: %s\nseed: %llu\nprivileges: %s\nmodel: %s\n", kind,
+		(unsigned long long)p->seed, r->unpriv ? "CAP_BPF+CAP_NET_ADMIN" : "root", why);
+	if (log && *log)
+		fprintf(f, "verifier: %s\n", log);
+	fprintf(f, "\n");
+	print_prog(p, f);
+	emit_prog(&r->im, p, r->map_fd, r->kfunc_ids);
+	fprintf(f, "\n");
+	print_insns(&r->im, f);
+	fprintf(f, "\ninsns:");
+	for (i = 0; i < r->im.n * 8; i++)
+		fprintf(f, "%s%02x", i % 32 ? "" : "\n", ((unsigned char *)r->im.insn)[i]);
+	fprintf(f, "\nbtf:");
+	for (i = 0; i < r->im.btf_len; i++)
+		fprintf(f, "%s%02x", i % 32 ? "" : "\n", r->im.btf[i]);
+	fprintf(f, "\n");
+	fclose(f);
+	printf("fuzz: %s %s\n", kind, path);
+}
+
+struct runner_arg {
+	int fd, n;
+	unsigned int seed;
+};
+
+static void *run_thread(void *p)
+{
+	struct runner_arg *a = p;
+	unsigned char pkt[256];
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		int len = 14 + rand_r(&a->seed) % 200;
+
+		memset(pkt, rand_r(&a->seed), sizeof(pkt));
+		test_run(a->fd, pkt, len, 1, NULL);
+	}
+	return NULL;
+}
+
+static void exercise(struct run *r, int fd, uint64_t seed)
+{
+	struct runner_arg a[2] = { { fd, 4, (unsigned int)seed }, { fd, 50, (unsigned int)seed * 3 } };
+	pthread_t t[2];
+
+	if (seed % 8) {
+		run_thread(&a[0]);
+		r->runs += a[0].n;
+		return;
+	}
+	/* every eighth program from two CPUs at once */
+	a[0].n = 50;
+	pthread_create(&t[0], NULL, run_thread, &a[0]);
+	pthread_create(&t[1], NULL, run_thread, &a[1]);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	r->runs += 100;
+}
+
+static int new_map(struct run *r)
+{
+	if (r->map_fd >= 0)
+		close(r->map_fd);	/* frees what its lists still hold */
+	r->map_fd = create_map(&r->im, r->btf_fd);
+	return r->map_fd;
+}
+
+static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
+{
+	static struct run r;
+	char err[256], reason[256], path[512];
+	double t0 = now(), el;
+	FILE *last;
+	uint64_t s;
+
+	r.dir = dir;
+	r.unpriv = unpriv;
+	r.map_fd = -1;
+	if (find_kfuncs(r.kfunc_ids, err, sizeof(err))) {
+		fprintf(stderr, "bpf_fuzz: %s\n", err);
+		return 2;
+	}
+	emit_btf(&r.im);
+	r.btf_fd = load_btf(&r.im, vlog, LOG_LEN);
+	if (r.btf_fd < 0) {
+		fprintf(stderr, "bpf_fuzz: BTF load: %s\n%s\n", strerror(errno), vlog);
+		return 2;
+	}
+	if (new_map(&r) < 0) {
+		fprintf(stderr, "bpf_fuzz: map create: %s\n", strerror(errno));
+		return 2;
+	}
+	if (unpriv && drop_to_cap_bpf()) {
+		fprintf(stderr, "bpf_fuzz: capset: %s\n", strerror(errno));
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/last-seed%s", dir, unpriv ? "-unpriv" : "");
+	/* SECONDS < 0: exactly -SECONDS programs (to replay seeds) */
+	for (s = seed; seconds < 0 ? s < seed + (uint64_t)-seconds : now() - t0 < seconds; s++) {
+		struct prog p;
+		int v, fd;
+
+		gen_prog(&p, s);
+		r.generated++;
+		last = fopen(path, "w");
+		if (last) {
+			fprintf(last, "%llu\n", (unsigned long long)s);
+			fclose(last);
+		}
+		v = model_check(&p, !unpriv, reason, sizeof(reason));
+		if (v < 0)
+			r.unknown++;
+		fd = load(&r, &p, NULL, 0);
+		if (fd >= 0) {
+			r.accepted++;
+			if (v > 0) {
+				r.findings++;
+				close(fd);
+				minimise_block(&r, &p, p.main);
+				v = model_check(&p, !unpriv, reason, sizeof(reason));
+				save_finding(&r, &p, "soundness", reason, NULL);
+			} else {
+				exercise(&r, fd, s);
+				close(fd);
+			}
+		} else {
+			r.rejected++;
+			load(&r, &p, vlog, LOG_LEN);
+			if (malformed(vlog)) {
+				r.fuzzer_bugs++;
+				save_finding(&r, &p, "fuzzer-bug", reason, last_line(vlog));
+			} else if (v == 0) {
+				r.gaps++;
+				if (getenv("FUZZ_VERBOSE"))
+					printf("gap %llu: %s\n", (unsigned long long)s, last_line(vlog));
+			}
+		}
+		prog_free(&p);
+		if (r.generated % 64 == 0 && new_map(&r) < 0) {
+			fprintf(stderr, "bpf_fuzz: map create: %s\n", strerror(errno));
+			return 2;
+		}
+	}
+	el = now() - t0;
+	printf("fuzz-summary privileges=%s seed=%llu generated=%ld accepted=%ld rejected=%ld "
+	       "per_second=%.1f soundness=%ld fuzzer_bugs=%ld completeness_gaps=%ld "
+	       "model_unknown=%ld test_runs=%ld seconds=%.0f\n",
+	       unpriv ? "cap_bpf" : "root", (unsigned long long)seed, r.generated, r.accepted,
+	       r.rejected, r.generated / el, r.findings, r.fuzzer_bugs, r.gaps, r.unknown, r.runs,
+	       el);
+	return r.findings || r.fuzzer_bugs ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "print"))
+		return cmd_print(strtoull(argv[2], NULL, 0));
+	if (argc >= 4 && !strcmp(argv[1], "model"))
+		return cmd_model(strtoull(argv[2], NULL, 0), strtol(argv[3], NULL, 0));
+	if (argc >= 5 && !strcmp(argv[1], "run"))
+		return cmd_run(strtoull(argv[2], NULL, 0), atof(argv[3]), argv[4],
+			       argc > 5 && !strcmp(argv[5], "unpriv"));
+	fprintf(stderr, "usage: bpf_fuzz print SEED | model SEED COUNT | "
+		"run SEED SECONDS DIR [unpriv]\n");
+	return 2;
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Readable form of a generated program, for reproducers and debugging. */
+#include "ir.h"
+
+static const char *const var_names[NR_VARS] = { "o0", "o1", "m0", "m1", "t0", "t1" };
+
+static const char *vn(int v)
+{
+	return v >= 0 && v < NR_VARS ? var_names[v] : "?";
+}
+
+static void print_block(const struct block *b, FILE *f, int ind)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct op *op = &b->ops[i];
+
+		if (op->kind == NR_OPS)	/* removed by the minimiser */
+			continue;
+		fprintf(f, "%*s", ind * 2, "");
+		switch (op->kind) {
+		case OP_LOOKUP:
+			fprintf(f, "%s = map_lookup(key %d)\n", vn(op->a), op->b);
+			break;
+		case OP_NULLCHK:
+			fprintf(f, "if (!%s) {\n", vn(op->a));
+			print_block(op->body, f, ind + 1);
+			fprintf(f, "%*s}\n", ind * 2, "");
+			break;
+		case OP_ALLOC:
+			fprintf(f, "%s = bpf_kptr_alloc(struct elem)\n", vn(op->a));
+			break;
+		case OP_NODE_INIT:
+			fprintf(f, "bpf_list_node_init(&%s->node)\n", vn(op->a));
+			break;
+		case OP_FREE:
+			fprintf(f, "bpf_kptr_free(%s)\n", vn(op->a));
+			break;
+		case OP_LOCK:
+			fprintf(f, "bpf_spin_lock(&%s->lock)\n", vn(op->a));
+			break;
+		case OP_UNLOCK:
+			fprintf(f, "bpf_spin_unlock(&%s->lock)\n", vn(op->a));
+			break;
+		case OP_ADD:
+			fprintf(f, "bpf_list_add%s(&%s->node, &%s->head)\n", op->c ? "_tail" : "",
+				vn(op->a), vn(op->b));
+			break;
+		case OP_POP:
+			fprintf(f, "%s = bpf_list_pop_%s(&%s->head)\n", vn(op->a),
+				op->c ? "back" : "front", vn(op->b));
+			break;
+		case OP_CONTAINER:
+			fprintf(f, "%s = container_of(%s, struct elem, node)\n", vn(op->a), vn(op->a));
+			break;
+		case OP_LOAD:
+			fprintf(f, "r0 = *(u%d *)(%s %+d)\n", op->size * 8, vn(op->a), op->off);
+			break;
+		case OP_STORE:
+			fprintf(f, "*(u%d *)(%s %+d) = 42\n", op->size * 8, vn(op->a), op->off);
+			break;
+		case OP_STORE_PTR:
+			fprintf(f, "*(u64 *)(%s %+d) = %s\n", vn(op->a), op->off, vn(op->b));
+			break;
+		case OP_MOVE:
+			fprintf(f, "%s = %s\n", vn(op->a), vn(op->b));
+			break;
+		case OP_IF:
+			fprintf(f, "if (!(rand & %d)) {\n", 1 << op->c);
+			print_block(op->body, f, ind + 1);
+			fprintf(f, "%*s} else {\n", ind * 2, "");
+			print_block(op->body2, f, ind + 1);
+			fprintf(f, "%*s}\n", ind * 2, "");
+			break;
+		case OP_EXIT:
+			fprintf(f, "return 0\n");
+			break;
+		default:
+			fprintf(f, "?\n");
+		}
+	}
+}
+
+void print_prog(const struct prog *p, FILE *f)
+{
+	fprintf(f, "/* seed %llu; o0 r6, o1 r7, m0 r8, m1 r9, t0 fp-8, t1 fp-16 */\n",
+		(unsigned long long)p->seed);
+	print_block(p->main, f, 0);
+}
