@@ -13,7 +13,7 @@
 #   pipeline.sh bench  build as 'run' does, plus bench and veristat, then
 #                      the benchmarks in three boots ('make bench')
 #   pipeline.sh fuzz   build as 'run' does plus the fuzzer, then only the
-#                      fuzzer in the guest (FUZZ_ONLY, FUZZ_SECONDS; with
+#                      fuzzer in the guest (FUZZ_ONLY, FUZZ_RUN_SECONDS; with
 #                      VARIANT=debug, 'make fuzz', then its reports)
 #   pipeline.sh stress build as 'run' does, then the stress tests
 #                      STRESS_RUNS times in one boot ('make stress'; with
@@ -45,7 +45,7 @@ elif [ "$what" = regress ]; then
 		scripts/regress-compare.sh)
 elif [ "$what" = test ]; then
 	# a short fixed-seed fuzzer run in the same boot as the tests
-	stages+=("env FUZZ_SECONDS=$FUZZ_TEST_SECONDS scripts/run-tests.sh")
+	stages+=("env FUZZ_RUN_SECONDS=$FUZZ_TEST_SECONDS scripts/run-tests.sh")
 else
 	stages+=(scripts/run-tests.sh)
 fi
