@@ -166,7 +166,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 {
 	struct val *a = &s->var[op->a], *b = &s->var[op->b < NR_VARS ? op->b : 0];
 	struct obj *o;
-	struct inst *in, *in2;
+	struct inst *in = NULL, *in2;
 	const char *why = NULL;
 	int i;
 
@@ -189,11 +189,15 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		a->off = 0;
 		break;
 	case OP_NULLCHK:
-		if ((o = live_obj(s, a)) && o->maybe_null) {
+		if (((o = live_obj(s, a)) && o->maybe_null) ||
+		    ((in = map_inst(s, a)) && in->maybe_null)) {
 			struct state c = *s;
 
-			/* NULL: the object never existed */
-			c.obj[a->id].state = O_GONE;
+			/* NULL: the object never existed, the lookup found nothing */
+			if (o)
+				c.obj[a->id].state = O_GONE;
+			else
+				c.inst[a->id].null = true;
 			c.var[op->a].kind = V_ZERO;
 			if (c.nfr == MAX_FRAMES) {
 				w->too_many = true;
@@ -202,20 +206,10 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			c.fr[c.nfr].b = op->body;
 			c.fr[c.nfr++].i = 0;
 			fork_walk(w, &c);
-			o->maybe_null = false;
-		} else if ((in = map_inst(s, a)) && in->maybe_null) {
-			struct state c = *s;
-
-			c.inst[a->id].null = true;
-			c.var[op->a].kind = V_ZERO;
-			if (c.nfr == MAX_FRAMES) {
-				w->too_many = true;
-				return;
-			}
-			c.fr[c.nfr].b = op->body;
-			c.fr[c.nfr++].i = 0;
-			fork_walk(w, &c);
-			in->maybe_null = false;
+			if (o)
+				o->maybe_null = false;
+			else
+				in->maybe_null = false;
 		} else if (!is_ptr(s, a)) {
 			/* a number: zero takes the exit, anything else both */
 			struct state c = *s;
