@@ -162,11 +162,45 @@ static const char *check_exit(struct state *s)
 	return NULL;
 }
 
+/* An object the program owns, non-NULL, at offset 0: what free, the
+ * constructor and list_add need.  NULL if so, else why not.
+ */
+static const char *owned_obj_err(struct state *s, struct val *v, const char *what)
+{
+	struct obj *o = live_obj(s, v);
+
+	if (!o)
+		return what;
+	if (o->maybe_null)
+		return "object may be NULL";
+	if (o->state != O_OWNED)
+		return "object not owned";
+	if (v->off)
+		return "object pointer at a wrong offset";
+	return NULL;
+}
+
+/* The list head in @v is under the lock held. NULL if so, else why not. */
+static const char *head_err(struct state *s, struct val *v)
+{
+	struct inst *in = map_inst(s, v);
+
+	if (s->lock_key < 0)
+		return "list kfunc without the lock held";
+	if (!in)
+		return "list head not in a map value";
+	if (in->maybe_null)
+		return "map value may be NULL";
+	if (in->key != s->lock_key || v->off)
+		return "list kfunc under the lock of another element";
+	return NULL;
+}
+
 static void step(struct walk *w, struct state *s, const struct op *op)
 {
 	struct val *a = &s->var[op->a], *b = &s->var[op->b < NR_VARS ? op->b : 0];
 	struct obj *o;
-	struct inst *in = NULL, *in2;
+	struct inst *in = NULL;
 	const char *why = NULL;
 	int i;
 
@@ -238,32 +272,18 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	case OP_NODE_INIT:
 		if (s->lock_key >= 0)
 			why = "kfunc other than a list kfunc in a critical section";
-		else if (!(o = live_obj(s, a)))
-			why = "constructor on a non-object";
-		else if (o->maybe_null)
-			why = "object may be NULL";
-		else if (o->state != O_OWNED)
-			why = "constructor on an object not owned";
-		else if (a->off)
-			why = "constructor at a wrong offset";
-		else if (o->constructed)
-			why = "bpf_list_node constructed twice";
-		else
+		else if (!(why = owned_obj_err(s, a, "constructor on a non-object"))) {
+			o = live_obj(s, a);
+			if (o->constructed)
+				why = "bpf_list_node constructed twice";
 			o->constructed = true;
+		}
 		break;
 	case OP_FREE:
 		if (s->lock_key >= 0)
 			why = "kfunc other than a list kfunc in a critical section";
-		else if (!(o = live_obj(s, a)))
-			why = "free of a non-object";
-		else if (o->maybe_null)
-			why = "object may be NULL";
-		else if (o->state != O_OWNED)
-			why = "free of an object not owned";
-		else if (a->off)
-			why = "free at a non-zero offset";
-		else
-			o->state = O_DEAD;
+		else if (!(why = owned_obj_err(s, a, "free of a non-object")))
+			live_obj(s, a)->state = O_DEAD;
 		break;
 	case OP_LOCK:
 		if (s->lock_key >= 0)
@@ -294,48 +314,25 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		}
 		break;
 	case OP_ADD:
-		in2 = map_inst(s, b);
+		if ((why = head_err(s, b)) ||
+		    (why = owned_obj_err(s, a, "list node not in an object")))
+			break;
 		o = live_obj(s, a);
-		if (s->lock_key < 0)
-			why = "list kfunc without the lock held";
-		else if (!in2)
-			why = "list head not in a map value";
-		else if (in2->maybe_null)
-			why = "map value may be NULL";
-		else if (in2->key != s->lock_key || b->off)
-			why = "list kfunc under the lock of another element";
-		else if (!o)
-			why = "list node not in an object";
-		else if (o->maybe_null)
-			why = "object may be NULL";
-		else if (o->state != O_OWNED)
-			why = "adding an object not owned";
-		else if (a->off)
-			why = "object pointer at a wrong offset";
-		else if (!o->constructed)
+		if (!o->constructed)
 			why = "adding an object whose node is not constructed";
-		else
-			o->state = O_NONOWN;
+		o->state = O_NONOWN;
 		break;
 	case OP_POP:
-		in2 = map_inst(s, b);
-		if (s->lock_key < 0)
-			why = "list kfunc without the lock held";
-		else if (!in2)
-			why = "list head not in a map value";
-		else if (in2->maybe_null)
-			why = "map value may be NULL";
-		else if (in2->key != s->lock_key || b->off)
-			why = "list kfunc under the lock of another element";
-		else if (s->nobj == MAX_OBJS) {
+		if ((why = head_err(s, b)))
+			break;
+		if (s->nobj == MAX_OBJS) {
 			w->too_many = true;
 			return;
-		} else {
-			s->obj[s->nobj] = (struct obj){ O_OWNED, true, true };
-			a->kind = V_OBJ;
-			a->id = s->nobj++;
-			a->off = ELEM_NODE_OFF;
 		}
+		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true };
+		a->kind = V_OBJ;
+		a->id = s->nobj++;
+		a->off = ELEM_NODE_OFF;
 		break;
 	case OP_CONTAINER:
 		/* arithmetic only: harmless on numbers and dead pointers */
