@@ -10,7 +10,7 @@ export STRESS_TESTS BENCH_RUNS BENCH_SECONDS BENCH_LOOPS FUZZ_SEED
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-debug stress stress-debug regress bench fuzz help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-debug stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export rebase check-bases bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -35,6 +35,9 @@ regress: ## all of test_progs and test_verifier, patched vs pristine 6.1 (long)
 fuzz: ## differential fuzzer on the debug kernel: FUZZ_SECONDS (600), FUZZ_SEED (1)
 	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) FUZZ_ONLY=1 FUZZ_RUN_SECONDS=$(FUZZ_SECONDS) \
 		$(S)/pipeline.sh fuzz
+
+fuzz-reverted: ## each soundness check undone in turn: time for the fuzzer to find it
+	@$(S)/fuzz-reverted.sh
 
 bench: ## benchmarks of local kptrs and lists vs queue/hash maps, veristat figures
 	@$(S)/pipeline.sh bench

@@ -43,3 +43,5 @@ BENCH_LOOPS ?= 1000
 FUZZ_SECONDS ?= 600
 FUZZ_SEED ?= 1
 FUZZ_TEST_SECONDS ?= 120
+# make fuzz-reverted: at most this many seconds of fuzzing per undone check
+FUZZ_REVERTED_SECONDS ?= 600

@@ -72,7 +72,7 @@ void emit_btf(struct image *im)
 		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
 	};
 	__u32 u;
-	int t_u32, t_u64, t_lock, t_arr, t_node, t_head, t_ptr, t_proto;
+	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto;
 	struct btf_array arr;
 	struct btf_param prm;
 
@@ -91,9 +91,14 @@ void emit_btf(struct image *im)
 	member(&w, "__opaque", t_arr, 0);
 	t_head = type(&w, "bpf_list_head", BTF_KIND_STRUCT, 1, 0, 16);
 	member(&w, "__opaque", t_arr, 0);
-	im->elem_type_id = type(&w, "elem", BTF_KIND_STRUCT, 2, 0, ELEM_SIZE);
+	t_flex = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
+	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 0 };
+	put(&w, &arr, sizeof(arr));
+	/* a trailing flexible array: bpf_kptr_alloc() allocates ELEM_SIZE */
+	im->elem_type_id = type(&w, "elem", BTF_KIND_STRUCT, 3, 0, ELEM_SIZE);
 	member(&w, "data", t_u64, 0);
 	member(&w, "node", t_node, ELEM_NODE_OFF * 8);
+	member(&w, "flex", t_flex, ELEM_SIZE * 8);
 	im->mval_type_id = type(&w, "mval", BTF_KIND_STRUCT, 3, 0, MVAL_SIZE);
 	member(&w, "lock", t_lock, MVAL_LOCK_OFF * 8);
 	member(&w, "pad", t_u32, 32);
@@ -106,6 +111,13 @@ void emit_btf(struct image *im)
 	prm = (struct btf_param){ .name_off = str(&w, "ctx"), .type = t_ptr };
 	put(&w, &prm, sizeof(prm));
 	im->func_type_id = type(&w, "fuzz_prog", BTF_KIND_FUNC, BTF_FUNC_GLOBAL, 0, t_proto);
+	/* static long fuzz_sub(u64 arg, void *ctx): callbacks and subprograms */
+	t_proto = type(&w, "", BTF_KIND_FUNC_PROTO, 2, 0, t_u64);
+	prm = (struct btf_param){ .name_off = str(&w, "arg"), .type = t_u64 };
+	put(&w, &prm, sizeof(prm));
+	prm = (struct btf_param){ .name_off = str(&w, "ctx"), .type = t_ptr };
+	put(&w, &prm, sizeof(prm));
+	im->sub_type_id = type(&w, "fuzz_sub", BTF_KIND_FUNC, BTF_FUNC_STATIC, 0, t_proto);
 	im->key_type_id = t_u32;
 
 	h.type_off = 0;
@@ -126,6 +138,11 @@ void emit_btf(struct image *im)
 #define FP BPF_REG_10
 #define SLOT_KEY	(-24)
 #define SLOT_RAND	(-32)
+#define SLOT_CTX	(-40)	/* in a subprogram: the caller's &t1 */
+#define R5 BPF_REG_5
+
+/* Emitting a subprogram's body: T0/T1 are the caller's, through SLOT_CTX */
+static bool in_sub;
 
 static void ins(struct image *im, __u8 code, int dst, int src, __s16 off, __s32 imm)
 {
@@ -156,7 +173,11 @@ static void mov_reg(struct image *im, int dst, int src)
 
 static void add_imm(struct image *im, int dst, __s32 imm)
 {
-	ins(im, BPF_ALU64 | BPF_ADD | BPF_K, dst, 0, 0, imm);
+	/* as a compiler would: without CAP_PERFMON, even "+= 0" onto a
+	 * map value's bpf_spin_lock is refused as out of range
+	 */
+	if (imm)
+		ins(im, BPF_ALU64 | BPF_ADD | BPF_K, dst, 0, 0, imm);
 }
 
 static void call_helper(struct image *im, int id)
@@ -181,20 +202,34 @@ static int var_slot(int v)
 	return v == T0 ? -8 : -16;
 }
 
+/* offset of a T variable from the caller's &t1 (the context pointer) */
+static int ctx_off(int v)
+{
+	return var_slot(v) + 16;
+}
+
 static void load_var(struct image *im, int dst, int v)
 {
-	if (var_reg(v) >= 0)
+	if (var_reg(v) >= 0) {
 		mov_reg(im, dst, var_reg(v));
-	else
+	} else if (in_sub) {
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, dst, FP, SLOT_CTX, 0);
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, dst, dst, ctx_off(v), 0);
+	} else {
 		ins(im, BPF_LDX | BPF_MEM | BPF_DW, dst, FP, var_slot(v), 0);
+	}
 }
 
 static void store_var(struct image *im, int v, int src)
 {
-	if (var_reg(v) >= 0)
+	if (var_reg(v) >= 0) {
 		mov_reg(im, var_reg(v), src);
-	else
+	} else if (in_sub) {
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, R5, FP, SLOT_CTX, 0);
+		ins(im, BPF_STX | BPF_MEM | BPF_DW, R5, src, ctx_off(v), 0);
+	} else {
 		ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, src, var_slot(v), 0);
+	}
 }
 
 static int size_code(int size)
@@ -206,7 +241,30 @@ struct ectx {
 	struct image *im;
 	int map_fd;
 	const int *ids;
+	/* subprograms to emit after main, and the instructions to patch */
+	const struct op *sub[MAX_SUBS];
+	int site[MAX_SUBS];
+	int nsub;
 };
+
+/* A call of @op's body: remember the site, patched once it is emitted */
+static void sub_site(struct ectx *e, const struct op *op)
+{
+	if (e->nsub == MAX_SUBS) {
+		e->im->overflow = 1;
+		return;
+	}
+	e->sub[e->nsub] = op;
+	e->site[e->nsub++] = e->im->n;
+}
+
+/* r = the address of the subprogram (patched later) */
+static void ld_func(struct ectx *e, const struct op *op, int dst)
+{
+	sub_site(e, op);
+	ins(e->im, BPF_LD | BPF_IMM | BPF_DW, dst, BPF_PSEUDO_FUNC, 0, 0);
+	ins(e->im, 0, 0, 0, 0, 0);
+}
 
 static void emit_block(struct ectx *e, const struct block *b);
 
@@ -304,6 +362,31 @@ static void emit_op(struct ectx *e, const struct op *op)
 		mov_imm(im, R0, 0);
 		ins(im, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 		break;
+	case OP_LOOP:
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, R1, FP, SLOT_RAND, 0);
+		ins(im, BPF_ALU64 | BPF_MOD | BPF_K, R1, 0, 0, 3);
+		ld_func(e, op, R2);
+		mov_reg(im, BPF_REG_3, FP);
+		add_imm(im, BPF_REG_3, -16);
+		mov_imm(im, BPF_REG_4, 0);
+		call_helper(im, BPF_FUNC_loop);
+		break;
+	case OP_EACH:
+		ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0, e->map_fd);
+		ins(im, 0, 0, 0, 0, 0);
+		ld_func(e, op, R2);
+		mov_reg(im, BPF_REG_3, FP);
+		add_imm(im, BPF_REG_3, -16);
+		mov_imm(im, BPF_REG_4, 0);
+		call_helper(im, BPF_FUNC_for_each_map_elem);
+		break;
+	case OP_CALL:
+		mov_imm(im, R1, 0);
+		mov_reg(im, R2, FP);
+		add_imm(im, R2, -16);
+		sub_site(e, op);
+		ins(im, BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0);
+		break;
 	default:
 		break;
 	}
@@ -317,9 +400,42 @@ static void emit_block(struct ectx *e, const struct block *b)
 		emit_op(e, &b->ops[i]);
 }
 
+/*
+ * The subprograms, after main: save the context pointer, zero the
+ * registers the body uses, draw its own random bits, then the body.
+ */
+static void emit_subs(struct ectx *e)
+{
+	struct image *im = e->im;
+	int i, v, start;
+
+	im->nsubs = 0;
+	in_sub = true;
+	for (i = 0; i < e->nsub; i++) {
+		const struct op *op = e->sub[i];
+		int ctx = op->kind == OP_EACH ? BPF_REG_4 : R2;
+
+		start = im->n;
+		if (im->nsubs < MAX_SUBS)
+			im->sub_off[im->nsubs++] = start;
+		/* a call site's imm: from the instruction after it */
+		im->insn[e->site[i]].imm = start - e->site[i] - 1;
+		ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, ctx, SLOT_CTX, 0);
+		for (v = O0; v < T0; v++)
+			if (op->kind == OP_EACH && v == M0)
+				mov_reg(im, var_reg(v), BPF_REG_3);	/* the element */
+			else
+				mov_imm(im, var_reg(v), 0);
+		call_helper(im, BPF_FUNC_get_prandom_u32);
+		ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, R0, SLOT_RAND, 0);
+		emit_block(e, op->body);
+	}
+	in_sub = false;
+}
+
 void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kfunc_ids)
 {
-	struct ectx e = { im, map_fd, kfunc_ids };
+	struct ectx e = { .im = im, .map_fd = map_fd, .ids = kfunc_ids };
 	int v;
 
 	im->n = 0;
@@ -335,6 +451,7 @@ void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kf
 			ins(im, BPF_ST | BPF_MEM | BPF_DW, FP, 0, var_slot(v), 0);
 	}
 	emit_block(&e, p->main);
+	emit_subs(&e);
 }
 
 static const char *alu_op(int op)
@@ -344,6 +461,8 @@ static const char *alu_op(int op)
 	case BPF_SUB: return "-=";
 	case BPF_MUL: return "*=";
 	case BPF_MOV: return "=";
+	case BPF_MOD: return "%=";
+	case BPF_AND: return "&=";
 	default: return "?=";
 	}
 }
@@ -378,7 +497,10 @@ void print_insns(const struct image *im, FILE *f)
 		int cls = BPF_CLASS(x->code);
 
 		fprintf(f, "%4d: ", i);
-		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+		if (x->code == (BPF_LD | BPF_IMM | BPF_DW) && x->src_reg == BPF_PSEUDO_FUNC) {
+			fprintf(f, "r%d = subprog[%d] ll\n", x->dst_reg, i + x->imm + 1);
+			i++;
+		} else if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			fprintf(f, "r%d = map[fd %d] ll\n", x->dst_reg, x->imm);
 			i++;
 		} else if (cls == BPF_ALU64 && BPF_SRC(x->code) == BPF_K) {
@@ -397,6 +519,8 @@ void print_insns(const struct image *im, FILE *f)
 		} else if (x->code == (BPF_JMP | BPF_CALL)) {
 			if (x->src_reg == BPF_PSEUDO_KFUNC_CALL)
 				fprintf(f, "call kfunc#%d\n", x->imm);
+			else if (x->src_reg == BPF_PSEUDO_CALL)
+				fprintf(f, "call pc%+d\n", x->imm);
 			else
 				fprintf(f, "call helper#%d\n", x->imm);
 		} else if (x->code == (BPF_JMP | BPF_EXIT)) {

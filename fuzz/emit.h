@@ -21,7 +21,10 @@ struct image {
 	/* program BTF */
 	unsigned char btf[1024];
 	int btf_len;
-	int elem_type_id, mval_type_id, key_type_id, func_type_id;
+	int elem_type_id, mval_type_id, key_type_id, func_type_id, sub_type_id;
+	/* first instruction of each subprogram (for func_info) */
+	int sub_off[MAX_SUBS];
+	int nsubs;
 };
 
 void emit_btf(struct image *im);

@@ -40,6 +40,8 @@ struct belief {
 	bool constructed[NR_VARS];	/* B_OBJ: node constructed */
 	int off[NR_VARS];		/* B_OBJ: 0 or ELEM_NODE_OFF */
 	bool frozen[NR_VARS];		/* not to be touched (in a branch arm) */
+	bool caller[NR_VARS];		/* in a subprogram: the caller's T0/T1 */
+	bool in_sub;
 	int lock;			/* var whose lock is held, -1 */
 	int depth;			/* IF nesting */
 };
@@ -102,7 +104,7 @@ static int free_var(struct belief *s, bool obj)
 	int cand[NR_VARS], n = 0, v;
 
 	for (v = 0; v < NR_VARS; v++) {
-		if ((s->kind[v] == B_OBJ && s->owned[v]) || s->frozen[v])
+		if ((s->kind[v] == B_OBJ && s->owned[v]) || s->frozen[v] || s->caller[v])
 			continue;
 		if (obj && v != O0 && v != O1 && v != T0 && v != T1)
 			continue;
@@ -130,7 +132,8 @@ static void cleanup(struct block *b, struct belief *s, int except)
 	}
 	/* NULL-check first: the NULL branch frees the others and leaves */
 	for (v = 0; v < NR_VARS; v++) {
-		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || !s->maybe_null[v])
+		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || !s->maybe_null[v] ||
+		    s->caller[v])
 			continue;
 		s->maybe_null[v] = false;
 		{
@@ -144,7 +147,7 @@ static void cleanup(struct block *b, struct belief *s, int except)
 		}
 	}
 	for (v = 0; v < NR_VARS; v++) {
-		if (v == except || s->kind[v] != B_OBJ || !s->owned[v])
+		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || s->caller[v])
 			continue;
 		if (s->off[v])
 			emit(b, OP_CONTAINER, v, 0, 0);
@@ -210,6 +213,65 @@ static void gen_arm(struct block *b, const struct belief *entry, struct belief *
 	for (v = 0; v < NR_VARS; v++)
 		if (!a->frozen[v] && a->kind[v] != entry->kind[v])
 			emit(b, OP_MOVE, v, v == T0 ? T1 : T0, 0), a->kind[v] = B_NONE;
+}
+
+/*
+ * A callback or static subprogram.  Its body works on its own registers
+ * and cleans up after itself; the caller's objects in T0/T1 are left
+ * alone, except that now and then the body changes one on purpose: safe in
+ * a subprogram that runs once, unsafe in a callback that may run twice or
+ * not at all.
+ */
+static void gen_call(struct block *b, struct belief *s)
+{
+	static const enum op_kind kinds[] = { OP_LOOP, OP_EACH, OP_CALL };
+	struct op op = { .kind = kinds[pick(3)], .body = block_new() };
+	struct belief c;
+	int v, t = -1;
+
+	memset(&c, 0, sizeof(c));
+	c.lock = -1;
+	c.in_sub = true;
+	c.depth = s->depth;
+	for (v = T0; v <= T1; v++) {
+		c.kind[v] = s->kind[v];
+		c.maybe_null[v] = s->maybe_null[v];
+		c.owned[v] = s->owned[v];
+		c.constructed[v] = s->constructed[v];
+		c.off[v] = s->off[v];
+		c.caller[v] = true;
+		c.frozen[v] = s->kind[v] == B_OBJ;
+		if (s->kind[v] == B_OBJ && s->owned[v] && !s->maybe_null[v] && !s->frozen[v])
+			t = v;
+	}
+	if (op.kind == OP_EACH) {
+		c.kind[M0] = B_MAP;
+		c.maybe_null[M0] = false;
+	}
+	if (t >= 0 && chance(op.kind == OP_CALL ? 30 : 15)) {
+		int what = pick(3);
+
+		if (what == 0) {
+			if (s->off[t])
+				emit(op.body, OP_CONTAINER, t, 0, 0);
+			emit(op.body, OP_FREE, t, 0, 0);
+			if (op.kind == OP_CALL)
+				s->kind[t] = B_NONE;
+		} else if (what == 1 && !s->constructed[t] && !s->off[t]) {
+			emit(op.body, OP_NODE_INIT, t, 0, 0);
+			if (op.kind == OP_CALL)
+				s->constructed[t] = true;
+		} else {
+			struct op ld = { .kind = OP_LOAD, .a = t, .off = -s->off[t], .size = 8 };
+
+			block_push(op.body, ld);
+		}
+		c.kind[t] = B_NONE;
+	}
+	gen_block(op.body, &c, 1 + pick(6));
+	cleanup(op.body, &c, -1);
+	emit(op.body, OP_EXIT, 0, 0, 0);
+	block_push(b, op);
 }
 
 /* One operation chosen from what the belief allows (mostly). */
@@ -321,7 +383,8 @@ static void gen_op(struct block *b, struct belief *s)
 	} else if (r < 82 && (w = pick(NR_VARS)) >= 0 && s->kind[w] != B_NONE && !s->frozen[w] &&
 		   (v = (w == M0 || w == M1 || w == O0 || w == O1) ? T0 + pick(2) :
 			(s->kind[w] == B_MAP ? M0 + pick(2) : O0 + pick(2))) != w &&
-		   !(s->kind[v] == B_OBJ && s->owned[v]) && s->lock != v && !s->frozen[v]) {
+		   !(s->kind[v] == B_OBJ && s->owned[v]) && s->lock != v && !s->frozen[v] &&
+		   !s->caller[v]) {
 		/* spill to / fill from the stack */
 		emit(b, OP_MOVE, v, w, 0);
 		s->kind[v] = s->kind[w];
@@ -332,7 +395,9 @@ static void gen_op(struct block *b, struct belief *s)
 		/* two names, one object: the old name is given up */
 		if (s->kind[w] == B_OBJ)
 			s->kind[w] = B_NONE;
-	} else if (r < 90 && s->depth < 2) {
+	} else if (r >= 82 && r < 86 && !s->in_sub) {
+		gen_call(b, s);
+	} else if (r < 92 && s->depth < 2) {
 		struct op op2 = { .kind = OP_IF, .c = pick(8), .body = block_new(),
 				  .body2 = block_new() };
 		struct belief a = *s, bb = *s;
@@ -340,7 +405,8 @@ static void gen_op(struct block *b, struct belief *s)
 
 		a.depth++;
 		bb.depth++;
-		if (m0 >= 0 && m1 >= 0 && m0 != m1 && chance(60) && s->lock != T0) {
+		if (m0 >= 0 && m1 >= 0 && m0 != m1 && chance(60) && s->lock != T0 &&
+		    !s->caller[T0]) {
 			/* the two arms alias different map values */
 			emit(op2.body, OP_MOVE, T0, m0, 0);
 			emit(op2.body2, OP_MOVE, T0, m1, 0);

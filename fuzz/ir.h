@@ -36,7 +36,15 @@ enum op_kind {
 	OP_STORE_PTR,	/* *(u64 *)(v + off) = w		(a: v, b: w, off) */
 	OP_MOVE,	/* a = b */
 	OP_IF,		/* if (random bit c) { body } else { body2 } */
-	OP_EXIT,	/* r0 = 0; exit */
+	OP_EXIT,	/* r0 = 0; exit (from a subprogram: return) */
+	/*
+	 * Calls of a subprogram (body).  Its O0..M1 are its own registers,
+	 * zero at entry; T0/T1 are the caller's stack slots, reached through
+	 * the context pointer.  Not under the lock, not nested.
+	 */
+	OP_LOOP,	/* bpf_loop(rand % 3, body, &t1, 0): body runs 0..2 times */
+	OP_EACH,	/* bpf_for_each_map_elem(&map, body, &t1, 0): M0 = an element */
+	OP_CALL,	/* static subprogram body(0, &t1), runs once */
 	NR_OPS
 };
 
@@ -53,12 +61,13 @@ struct block {
 };
 
 /* The types of the generated BTF; the model uses their layout. */
-#define ELEM_SIZE	24	/* struct elem { u64 data; struct bpf_list_node node; } */
+#define ELEM_SIZE	24	/* struct elem { u64 data; struct bpf_list_node node; u64 flex[]; } */
 #define ELEM_NODE_OFF	8
 #define MVAL_SIZE	24	/* struct mval { bpf_spin_lock lock; u32 pad; bpf_list_head head; } */
 #define MVAL_LOCK_OFF	0
 #define MVAL_HEAD_OFF	8
 #define NR_KEYS		2	/* array map entries */
+#define MAX_SUBS	32	/* subprograms of one program */
 
 struct prog {
 	struct block *main;

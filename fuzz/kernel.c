@@ -49,8 +49,12 @@ int create_map(const struct image *im, int btf_fd)
 
 int load_prog(const struct image *im, int btf_fd, char *log, int log_len)
 {
-	struct bpf_func_info fi = { .insn_off = 0, .type_id = im->func_type_id };
+	struct bpf_func_info fi[1 + MAX_SUBS] = { { .insn_off = 0, .type_id = im->func_type_id } };
 	union bpf_attr a;
+	int i;
+
+	for (i = 0; i < im->nsubs; i++)
+		fi[1 + i] = (struct bpf_func_info){ im->sub_off[i], im->sub_type_id };
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_SCHED_CLS;
@@ -58,9 +62,9 @@ int load_prog(const struct image *im, int btf_fd, char *log, int log_len)
 	a.insn_cnt = im->n;
 	a.license = (unsigned long)"GPL";
 	a.prog_btf_fd = btf_fd;
-	a.func_info = (unsigned long)&fi;
-	a.func_info_cnt = 1;
-	a.func_info_rec_size = sizeof(fi);
+	a.func_info = (unsigned long)fi;
+	a.func_info_cnt = 1 + im->nsubs;
+	a.func_info_rec_size = sizeof(fi[0]);
 	if (log) {
 		log[0] = 0;
 		a.log_buf = (unsigned long)log;

@@ -73,7 +73,7 @@ static int cmd_model(uint64_t seed, long count)
 			unsafe++;
 		else
 			unknown++;
-		if (v > 0 && getenv("FUZZ_VERBOSE"))
+		if (v != 0 && getenv("FUZZ_VERBOSE"))
 			printf("%llu: %s\n", (unsigned long long)(seed + i), r);
 		prog_free(&p);
 	}
@@ -91,7 +91,24 @@ struct run {
 	bool unpriv;
 	const char *dir;
 	long generated, accepted, rejected, findings, fuzzer_bugs, gaps, unknown, runs;
+	long with_calls, calls_accepted;	/* programs with a callback/subprogram */
+	double first_finding;			/* seconds to the first finding */
 };
+
+static bool has_calls(const struct block *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct op *op = &b->ops[i];
+
+		if (op->kind == OP_LOOP || op->kind == OP_EACH || op->kind == OP_CALL)
+			return true;
+		if ((op->body && has_calls(op->body)) || (op->body2 && has_calls(op->body2)))
+			return true;
+	}
+	return false;
+}
 
 /* Rejections that mean the generator wrote a malformed program */
 static bool malformed(const char *log)
@@ -241,7 +258,7 @@ static int new_map(struct run *r)
 	return r->map_fd;
 }
 
-static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
+static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, bool stop)
 {
 	static struct run r;
 	char err[256], reason[256], path[512];
@@ -273,8 +290,11 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
 	snprintf(path, sizeof(path), "%s/last-seed%s", dir, unpriv ? "-unpriv" : "");
 	/* SECONDS < 0: exactly -SECONDS programs (to replay seeds) */
 	for (s = seed; seconds < 0 ? s < seed + (uint64_t)-seconds : now() - t0 < seconds; s++) {
+		if (stop && r.findings)
+			break;
 		struct prog p;
 		int v, fd;
+		bool calls;
 
 		gen_prog(&p, s);
 		r.generated++;
@@ -286,11 +306,15 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
 		v = model_check(&p, !unpriv, reason, sizeof(reason));
 		if (v < 0)
 			r.unknown++;
+		calls = has_calls(p.main);
+		r.with_calls += calls;
 		fd = load(&r, &p, NULL, 0);
 		if (fd >= 0) {
 			r.accepted++;
+			r.calls_accepted += calls;
 			if (v > 0) {
-				r.findings++;
+				if (!r.findings++)
+					r.first_finding = now() - t0;
 				close(fd);
 				minimise_block(&r, &p, p.main);
 				v = model_check(&p, !unpriv, reason, sizeof(reason));
@@ -307,6 +331,10 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
 				save_finding(&r, &p, "fuzzer-bug", reason, last_line(vlog));
 			} else if (v == 0) {
 				r.gaps++;
+				/* FUZZ_VERBOSE=1: the reason, 2: the log's end too */
+				if (getenv("FUZZ_VERBOSE") && atoi(getenv("FUZZ_VERBOSE")) > 1)
+					printf("gap %llu log:\n%s\n", (unsigned long long)s,
+					       vlog + (strlen(vlog) > 1500 ? strlen(vlog) - 1500 : 0));
 				if (getenv("FUZZ_VERBOSE"))
 					printf("gap %llu: %s\n", (unsigned long long)s, last_line(vlog));
 			}
@@ -320,10 +348,11 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv)
 	el = now() - t0;
 	printf("fuzz-summary privileges=%s seed=%llu generated=%ld accepted=%ld rejected=%ld "
 	       "per_second=%.1f soundness=%ld fuzzer_bugs=%ld completeness_gaps=%ld "
-	       "model_unknown=%ld test_runs=%ld seconds=%.0f\n",
+	       "model_unknown=%ld test_runs=%ld seconds=%.0f with_calls=%ld calls_accepted=%ld "
+	       "first_finding_seconds=%.0f\n",
 	       unpriv ? "cap_bpf" : "root", (unsigned long long)seed, r.generated, r.accepted,
 	       r.rejected, r.generated / el, r.findings, r.fuzzer_bugs, r.gaps, r.unknown, r.runs,
-	       el);
+	       el, r.with_calls, r.calls_accepted, r.findings ? r.first_finding : -1.0);
 	return r.findings || r.fuzzer_bugs ? 1 : 0;
 }
 
@@ -333,10 +362,23 @@ int main(int argc, char **argv)
 		return cmd_print(strtoull(argv[2], NULL, 0));
 	if (argc >= 4 && !strcmp(argv[1], "model"))
 		return cmd_model(strtoull(argv[2], NULL, 0), strtol(argv[3], NULL, 0));
-	if (argc >= 5 && !strcmp(argv[1], "run"))
-		return cmd_run(strtoull(argv[2], NULL, 0), atof(argv[3]), argv[4],
-			       argc > 5 && !strcmp(argv[5], "unpriv"));
+	if (argc >= 5 && !strcmp(argv[1], "run")) {
+		bool unpriv = false, stop = false;
+		int i;
+
+		for (i = 5; i < argc; i++) {
+			if (!strcmp(argv[i], "unpriv"))
+				unpriv = true;
+			else if (!strcmp(argv[i], "stop"))
+				stop = true;
+			else
+				goto usage;
+		}
+		return cmd_run(strtoull(argv[2], NULL, 0), atof(argv[3]), argv[4], unpriv, stop);
+	}
+usage:
 	fprintf(stderr, "usage: bpf_fuzz print SEED | model SEED COUNT | "
-		"run SEED SECONDS DIR [unpriv]\n");
+		"run SEED SECONDS DIR [unpriv] [stop]\n"
+		"  unpriv: load with CAP_BPF+CAP_NET_ADMIN only; stop: at the first finding\n");
 	return 2;
 }

@@ -40,6 +40,14 @@ struct frame {
 	int i;
 };
 
+/* A subprogram running: the caller's registers, the runs still to come */
+struct cframe {
+	const struct op *op;
+	int base;		/* frames below the body's */
+	int runs_left;
+	struct val saved[T0];
+};
+
 struct state {
 	struct val var[NR_VARS];
 	struct obj obj[MAX_OBJS];
@@ -48,6 +56,8 @@ struct state {
 	int lock_key;		/* -1: no lock held */
 	struct frame fr[MAX_FRAMES];
 	int nfr;
+	struct cframe cf;
+	bool in_sub;
 };
 
 struct walk {
@@ -63,7 +73,7 @@ static void verdict(struct walk *w, const char *why, const struct op *op)
 	static const char *const names[NR_OPS] = {
 		"lookup", "nullchk", "alloc", "node_init", "free", "lock", "unlock",
 		"list_add", "list_pop", "container_of", "load", "store", "store_ptr",
-		"move", "if", "exit",
+		"move", "if", "exit", "bpf_loop", "for_each_map_elem", "call",
 	};
 
 	if (w->unsafe)
@@ -196,6 +206,100 @@ static const char *head_err(struct state *s, struct val *v)
 	return NULL;
 }
 
+/* One run of the subprogram: fresh registers, its body on the frames */
+static void start_run(struct walk *w, struct state *s)
+{
+	int v;
+
+	for (v = O0; v < T0; v++)
+		s->var[v] = (struct val){ V_ZERO };
+	if (s->cf.op->kind == OP_EACH) {
+		/* some element, which one is not known: an identity of its own */
+		if (s->ninst == MAX_INST) {
+			w->too_many = true;
+			return;
+		}
+		s->inst[s->ninst] = (struct inst){ .key = 100 + s->ninst };
+		s->var[M0] = (struct val){ V_MAP, s->ninst++, 0 };
+	}
+	s->fr[s->nfr].b = s->cf.op->body;
+	s->fr[s->nfr++].i = 0;
+}
+
+static void enter_sub(struct walk *w, struct state *s, const struct op *op, int runs)
+{
+	s->in_sub = true;
+	s->cf.op = op;
+	s->cf.base = s->nfr;
+	s->cf.runs_left = runs - 1;
+	memcpy(s->cf.saved, s->var, sizeof(s->cf.saved));
+	start_run(w, s);
+}
+
+/* The subprogram returned: run it again or give the caller its registers */
+static const char *leave_sub(struct walk *w, struct state *s)
+{
+	if (s->lock_key >= 0)
+		return "subprogram returns with a bpf_spin_lock held";
+	s->nfr = s->cf.base;
+	if (s->cf.runs_left > 0) {
+		s->cf.runs_left--;
+		start_run(w, s);
+		return NULL;
+	}
+	memcpy(s->var, s->cf.saved, sizeof(s->cf.saved));
+	s->in_sub = false;
+	return NULL;
+}
+
+static bool released(struct state *s, int v)
+{
+	struct obj *o = v >= 0 && v < NR_VARS ? live_obj(s, &s->var[v]) : NULL;
+
+	return o && o->state == O_DEAD;
+}
+
+static const char *dead_read(struct state *s, const struct op *op)
+{
+	static const char *const why = "read of a released pointer without CAP_PERFMON";
+
+	switch (op->kind) {
+	case OP_LOOKUP:
+	case OP_ALLOC:
+	case OP_IF:
+	case OP_EXIT:
+	case OP_LOOP:
+	case OP_EACH:
+	case OP_CALL:
+	case NR_OPS:
+		return NULL;
+	case OP_POP:
+		return released(s, op->b) ? why : NULL;
+	case OP_MOVE:
+		return released(s, op->b) ? why : NULL;
+	case OP_ADD:
+	case OP_STORE_PTR:
+		return released(s, op->a) || released(s, op->b) ? why : NULL;
+	default:
+		return released(s, op->a) ? why : NULL;
+	}
+}
+
+/* Without CAP_PERFMON, 6.1 refuses pointer arithmetic that leaves a map
+ * value pointer on a special field or outside the value (&v->head too)
+ */
+static const char *map_arith(struct walk *w, struct state *s, int v, int add)
+{
+	int off;
+
+	if (w->allow_ptr_leaks || !map_inst(s, &s->var[v]))
+		return NULL;
+	off = s->var[v].off + add;
+	if (!add || (off >= MVAL_LOCK_OFF + 4 && off < MVAL_HEAD_OFF))
+		return NULL;
+	return "map value pointer arithmetic onto a special field without CAP_PERFMON";
+}
+
 static void step(struct walk *w, struct state *s, const struct op *op)
 {
 	struct val *a = &s->var[op->a], *b = &s->var[op->b < NR_VARS ? op->b : 0];
@@ -204,6 +308,14 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	const char *why = NULL;
 	int i;
 
+	/*
+	 * 6.1 makes every copy of a released pointer (freed, or non-owning
+	 * after unlock) uninitialised without CAP_PERFMON: reading it is an error
+	 */
+	if (!w->allow_ptr_leaks && (why = dead_read(s, op))) {
+		verdict(w, why, op);
+		return;
+	}
 	switch (op->kind) {
 	case OP_LOOKUP:
 		if (s->lock_key >= 0) {
@@ -223,6 +335,10 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		a->off = 0;
 		break;
 	case OP_NULLCHK:
+		/* a released pointer reads as some number */
+		if ((o = live_obj(s, a)) && o->state == O_DEAD)
+			a->kind = V_SCALAR;
+		o = NULL;
 		if (((o = live_obj(s, a)) && o->maybe_null) ||
 		    ((in = map_inst(s, a)) && in->maybe_null)) {
 			struct state c = *s;
@@ -314,7 +430,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		}
 		break;
 	case OP_ADD:
-		if ((why = head_err(s, b)) ||
+		if ((why = map_arith(w, s, op->b, MVAL_HEAD_OFF)) || (why = head_err(s, b)) ||
 		    (why = owned_obj_err(s, a, "list node not in an object")))
 			break;
 		o = live_obj(s, a);
@@ -323,7 +439,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		o->state = O_NONOWN;
 		break;
 	case OP_POP:
-		if ((why = head_err(s, b)))
+		if ((why = map_arith(w, s, op->b, MVAL_HEAD_OFF)) || (why = head_err(s, b)))
 			break;
 		if (s->nobj == MAX_OBJS) {
 			w->too_many = true;
@@ -346,7 +462,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		} else if ((in = map_inst(s, a))) {
 			if (in->maybe_null)
 				why = "pointer arithmetic on a maybe-NULL map value";
-			else
+			else if (!(why = map_arith(w, s, op->a, -ELEM_NODE_OFF)))
 				a->off -= ELEM_NODE_OFF;
 		} else {
 			a->kind = V_SCALAR;
@@ -379,8 +495,51 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		break;
 	}
 	case OP_EXIT:
+		if (s->in_sub) {
+			why = leave_sub(w, s);
+			break;
+		}
 		why = check_exit(s);
 		s->nfr = 0;
+		break;
+	case OP_LOOP:
+	case OP_EACH:
+		/* a callback runs zero, one or more times */
+		if (s->in_sub) {	/* the generator does not nest them */
+			w->too_many = true;
+			return;
+		}
+		if (s->lock_key >= 0) {
+			why = "call in a critical section";
+			break;
+		}
+		if (s->nfr + 2 >= MAX_FRAMES) {
+			w->too_many = true;
+			return;
+		}
+		for (i = 0; i < 2; i++) {
+			struct state c = *s;
+
+			if (i)
+				enter_sub(w, &c, op, 1);
+			fork_walk(w, &c);
+		}
+		enter_sub(w, s, op, 2);
+		break;
+	case OP_CALL:
+		if (s->in_sub) {
+			w->too_many = true;
+			return;
+		}
+		if (s->lock_key >= 0) {
+			why = "call in a critical section";
+			break;
+		}
+		if (s->nfr + 2 >= MAX_FRAMES) {
+			w->too_many = true;
+			return;
+		}
+		enter_sub(w, s, op, 1);
 		break;
 	case NR_OPS:	/* removed by the minimiser */
 		break;
@@ -389,6 +548,110 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	}
 	if (why)
 		verdict(w, why, op);
+}
+
+/*
+ * States already walked from, by a 64-bit hash of everything the future
+ * of a path depends on.  Arms that leave the same state behind meet again
+ * here, so a path is not walked twice: the same verdicts, fewer paths.
+ */
+#define SEEN_BITS	18
+static struct { uint64_t hash; unsigned int gen; } seen[1 << SEEN_BITS];
+static unsigned int seen_gen;
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/*
+ * The hash names objects and lookups by where the variables first point
+ * to them, not by when they were made, and keeps of the others only
+ * whether one is owned (a leak to come): two arms that allocated and freed
+ * different numbers of objects still meet.
+ */
+struct canon {
+	int obj[MAX_OBJS], inst[MAX_INST], key[MAX_INST + 100];
+	int nobj, ninst, nkey;
+};
+
+static int canon_key(struct canon *c, int key)
+{
+	if (key < 100)
+		return key;
+	if (!c->key[key])
+		c->key[key] = 100 + ++c->nkey;
+	return c->key[key];
+}
+
+static uint64_t val_hash(const struct state *s, struct canon *c, uint64_t h, const struct val *v)
+{
+	const struct obj *o;
+	const struct inst *in;
+
+	h = mix(h, v->kind | (uint64_t)(uint32_t)v->off << 32);
+	if (v->kind == V_OBJ) {
+		if (!c->obj[v->id]) {
+			c->obj[v->id] = ++c->nobj;
+			o = &s->obj[v->id];
+			h = mix(h, o->state | o->maybe_null << 4 | o->constructed << 5);
+		}
+		h = mix(h, c->obj[v->id]);
+	} else if (v->kind == V_MAP) {
+		if (!c->inst[v->id]) {
+			c->inst[v->id] = ++c->ninst;
+			in = &s->inst[v->id];
+			h = mix(h, canon_key(c, in->key) | (uint64_t)in->maybe_null << 32 |
+				(uint64_t)in->null << 33);
+		}
+		h = mix(h, c->inst[v->id]);
+	}
+	return h;
+}
+
+static uint64_t state_hash(const struct state *s)
+{
+	static struct canon c;
+	uint64_t h = 1;
+	bool leak = false;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < NR_VARS; i++)
+		h = val_hash(s, &c, h, &s->var[i]);
+	if (s->in_sub) {
+		for (i = O0; i < T0; i++)
+			h = val_hash(s, &c, h, &s->cf.saved[i]);
+		h = mix(h, (uintptr_t)s->cf.op ^ (uint64_t)s->cf.base << 48 ^
+			(uint64_t)s->cf.runs_left << 56);
+	}
+	for (i = 0; i < s->nobj; i++)
+		if (!c.obj[i] && s->obj[i].state == O_OWNED)
+			leak = true;
+	h = mix(h, (s->lock_key < 0 ? 0 : canon_key(&c, s->lock_key) + 1) | leak << 16 |
+		s->in_sub << 24);
+	for (i = 0; i < s->nfr; i++)
+		h = mix(h, (uintptr_t)s->fr[i].b ^ (uint64_t)s->fr[i].i << 48);
+	return h;
+}
+
+/* true if this state was walked from before; else remember it */
+static bool seen_before(const struct state *s)
+{
+	uint64_t h = state_hash(s);
+	unsigned int i = h & ((1 << SEEN_BITS) - 1), n;
+
+	for (n = 0; n < 8; n++, i = (i + 1) & ((1 << SEEN_BITS) - 1)) {
+		if (seen[i].gen != seen_gen) {
+			seen[i].gen = seen_gen;
+			seen[i].hash = h;
+			return false;
+		}
+		if (seen[i].hash == h)
+			return true;
+	}
+	return false;	/* table crowded here: walk it again */
 }
 
 static void walk(struct walk *w, struct state *s)
@@ -400,10 +663,16 @@ static void walk(struct walk *w, struct state *s)
 	while (s->nfr > 0 && !w->unsafe && !w->too_many) {
 		struct frame *f = &s->fr[s->nfr - 1];
 
+		if (f->i < f->b->n && f->b->ops[f->i].kind >= OP_IF &&
+		    f->b->ops[f->i].kind != OP_EXIT && seen_before(s))
+			return;
+
 		if (f->i == f->b->n) {
 			s->nfr--;
 			if (!s->nfr)
 				verdict(w, "falls off the end of the program", NULL);
+			else if (s->in_sub && s->nfr == s->cf.base)
+				verdict(w, "falls off the end of a subprogram", NULL);
 			continue;
 		}
 		step(w, s, &f->b->ops[f->i++]);
@@ -416,6 +685,10 @@ int model_check(const struct prog *p, bool allow_ptr_leaks, char *reason, int le
 	struct walk w = { .allow_ptr_leaks = allow_ptr_leaks, .reason = reason, .len = len };
 
 	memset(&s, 0, sizeof(s));
+	if (!++seen_gen) {
+		memset(seen, 0, sizeof(seen));
+		seen_gen = 1;
+	}
 	s.lock_key = -1;
 	s.fr[0].b = p->main;
 	s.nfr = 1;

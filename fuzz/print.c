@@ -76,6 +76,15 @@ static void print_block(const struct block *b, FILE *f, int ind)
 		case OP_EXIT:
 			fprintf(f, "return 0\n");
 			break;
+		case OP_LOOP:
+		case OP_EACH:
+		case OP_CALL:
+			fprintf(f, "%s(%s&t1) {\n", op->kind == OP_LOOP ? "bpf_loop(rand % 3, " :
+				op->kind == OP_EACH ? "bpf_for_each_map_elem(&map, m0 = elem, " :
+				"call(", op->kind == OP_CALL ? "0, " : "");
+			print_block(op->body, f, ind + 1);
+			fprintf(f, "%*s}\n", ind * 2, "");
+			break;
 		default:
 			fprintf(f, "?\n");
 		}

@@ -75,15 +75,30 @@ fi
 # make fuzz (and a short run in make test): the differential fuzzer, half
 # the time as root, half with CAP_BPF+CAP_NET_ADMIN only; findings and the
 # seed of the program being loaded go to $job/fuzz.
+# FUZZ_PRIVS (root unpriv) says which halves run; FUZZ_STOP=1 ends each at
+# its first finding (make fuzz-reverted).
 if [ "${FUZZ_SECONDS:-0}" -gt 0 ]; then
 	mkdir -p "$job/fuzz"
-	half=$((FUZZ_SECONDS / 2))
-	echo "guest: bpf_fuzz run $FUZZ_SEED ${half}s as root, then ${half}s with CAP_BPF"
-	"$FUZZ_BIN" run "$FUZZ_SEED" "$half" "$job/fuzz" > "$job/fuzz-root.log" 2>&1
-	echo $? > "$job/fuzz-root.rc"
-	"$FUZZ_BIN" run "$((FUZZ_SEED + 1000000))" "$half" "$job/fuzz" unpriv \
-		> "$job/fuzz-unpriv.log" 2>&1
-	echo $? > "$job/fuzz-unpriv.rc"
+	# FUZZ_VERBOSE=1: every completeness gap with the verifier's reason
+	[ -n "${FUZZ_VERBOSE:-}" ] && export FUZZ_VERBOSE
+	privs=${FUZZ_PRIVS:-root unpriv}
+	# shellcheck disable=SC2086 # a list of words
+	set -- $privs
+	share=$((FUZZ_SECONDS / $#))
+	stop=
+	[ "${FUZZ_STOP:-0}" = 1 ] && stop=stop
+	for priv in $privs; do
+		if [ "$priv" = root ]; then
+			echo "guest: bpf_fuzz run $FUZZ_SEED ${share}s as root"
+			"$FUZZ_BIN" run "$FUZZ_SEED" "$share" "$job/fuzz" $stop \
+				> "$job/fuzz-root.log" 2>&1
+		else
+			echo "guest: bpf_fuzz run $((FUZZ_SEED + 1000000)) ${share}s with CAP_BPF"
+			"$FUZZ_BIN" run "$((FUZZ_SEED + 1000000))" "$share" "$job/fuzz" unpriv $stop \
+				> "$job/fuzz-unpriv.log" 2>&1
+		fi
+		echo $? > "$job/fuzz-$priv.rc"
+	done
 	grep -h '^fuzz-summary' "$job"/fuzz-*.log
 fi
 

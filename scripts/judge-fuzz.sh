@@ -17,7 +17,8 @@ mkdir -p "$out"
 cp "$job"/fuzz/*.txt "$out/" 2> /dev/null || true
 cp "$job"/fuzz-*.log "$LOGS/" 2> /dev/null || true
 
-for priv in root unpriv; do
+# shellcheck disable=SC2086 # a list of words
+for priv in ${FUZZ_PRIVS:-root unpriv}; do
 	flog=$job/fuzz-$priv.log
 	line=$(grep -h '^fuzz-summary' "$flog" 2> /dev/null || true)
 	if [ -z "$line" ]; then

@@ -67,6 +67,9 @@ STRESS_TESTS='$STRESS_TESTS'
 FUZZ_SECONDS=$FUZZ_RUN_SECONDS
 FUZZ_SEED=$FUZZ_SEED
 FUZZ_BIN='$BUILD/fuzz/bpf_fuzz'
+FUZZ_PRIVS='${FUZZ_PRIVS:-root unpriv}'
+FUZZ_STOP=${FUZZ_STOP:-0}
+FUZZ_VERBOSE='${FUZZ_VERBOSE:-}'
 ENV
 
 # --- accelerator --------------------------------------------------------------
