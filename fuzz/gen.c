@@ -249,17 +249,22 @@ static void gen_call(struct block *b, struct belief *s)
 		c.maybe_null[M0] = false;
 	}
 	if (t >= 0 && chance(op.kind == OP_CALL ? 30 : 15)) {
+		/* the caller goes on as if the change happened once: right for a
+		 * subprogram; for a callback, what a verifier that walks it once
+		 * would believe
+		 */
+		bool once = op.kind == OP_CALL || chance(50);
 		int what = pick(3);
 
 		if (what == 0) {
 			if (s->off[t])
 				emit(op.body, OP_CONTAINER, t, 0, 0);
 			emit(op.body, OP_FREE, t, 0, 0);
-			if (op.kind == OP_CALL)
+			if (once)
 				s->kind[t] = B_NONE;
 		} else if (what == 1 && !s->constructed[t] && !s->off[t]) {
 			emit(op.body, OP_NODE_INIT, t, 0, 0);
-			if (op.kind == OP_CALL)
+			if (once)
 				s->constructed[t] = true;
 		} else {
 			struct op ld = { .kind = OP_LOAD, .a = t, .off = -s->off[t], .size = 8 };

@@ -2,7 +2,8 @@
 # Series hygiene, one counted check each: series and patches/ agree; every
 # patch has From, Subject, a body and a matching Signed-off-by; every patch
 # passes the tree's checkpatch.pl --strict without errors; the series
-# applied with zero fuzz (checked by the apply stage of this run).
+# applied with zero fuzz (checked by the apply stage of this run); each
+# fuzz/reverted/*.patch applies on top of it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin hygiene
@@ -72,5 +73,15 @@ if [ -f "$TREE/.harness-series" ] && series_patches | cmp -s - "$TREE/.harness-s
 else
 	fail "series applies with zero fuzz" "the apply stage did not complete for this series"
 fi
+# 5. the fuzzer's undone checks (make fuzz-reverted) still apply to the series
+for p in "$TOP"/fuzz/reverted/*.patch; do
+	c=$(basename "$p" .patch)
+	if patch -s --dry-run -F0 -p1 -d "$TREE" < "$p" > /dev/null 2>&1; then
+		pass "fuzz/reverted/$c.patch applies to the series"
+	else
+		fail "fuzz/reverted/$c.patch applies to the series" \
+			"refresh it against kernel/bpf/verifier.c of the series"
+	fi
+done
 log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"
 stage_end
