@@ -149,34 +149,69 @@ static int load(struct run *r, const struct prog *p, char *log, int log_len)
 	return load_prog(&r->im, r->btf_fd, log, log_len);
 }
 
-/* Delete operations while the model still says unsafe and the kernel
- * still accepts: the smallest program that shows the finding.
- */
-static void minimise_block(struct run *r, struct prog *p, struct block *b)
+/* Is the finding still there: the model says unsafe, the kernel accepts? */
+static bool still_found(struct run *r, struct prog *p)
 {
 	char reason[256];
-	int i, fd;
+	int fd;
 
-	for (i = 0; i < b->n; i++) {
-		struct op *op = &b->ops[i];
-		enum op_kind k = op->kind;
+	if (model_check(p, !r->unpriv, reason, sizeof(reason)) != 1)
+		return false;
+	fd = load(r, p, NULL, 0);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
 
-		if (k == OP_EXIT)
-			continue;
-		op->kind = OP_NOP;
-		fd = -1;
-		if (model_check(p, !r->unpriv, reason, sizeof(reason)) == 1)
-			fd = load(r, p, NULL, 0);
-		if (fd >= 0) {
-			close(fd);
-			continue;	/* not needed */
+/*
+ * Delete operations while the finding stays: first windows of operations
+ * (halving their width), so that pairs like an allocation and its free go
+ * together, then single ones, then inside the branches and subprograms
+ * that are left.  Returns whether anything was deleted.
+ */
+static bool minimise_block(struct run *r, struct prog *p, struct block *b)
+{
+	enum op_kind saved[b->n ? b->n : 1];
+	bool changed = false;
+	int w, i, j;
+
+	for (w = b->n / 2 > 0 ? b->n / 2 : 1; w >= 1; w /= 2) {
+		for (i = 0; i + w <= b->n; i++) {
+			int n = 0;
+
+			for (j = i; j < i + w; j++) {
+				saved[j] = b->ops[j].kind;
+				if (saved[j] != OP_EXIT && saved[j] != OP_NOP) {
+					b->ops[j].kind = OP_NOP;
+					n++;
+				}
+			}
+			if (n && still_found(r, p)) {
+				changed = true;
+				continue;	/* not needed */
+			}
+			for (j = i; j < i + w; j++)
+				b->ops[j].kind = saved[j];
 		}
-		op->kind = k;
-		if (op->body)
-			minimise_block(r, p, op->body);
-		if (op->body2)
-			minimise_block(r, p, op->body2);
 	}
+	for (i = 0; i < b->n; i++) {
+		if (b->ops[i].kind == OP_NOP)
+			continue;
+		if (b->ops[i].body)
+			changed |= minimise_block(r, p, b->ops[i].body);
+		if (b->ops[i].body2)
+			changed |= minimise_block(r, p, b->ops[i].body2);
+	}
+	return changed;
+}
+
+static void minimise(struct run *r, struct prog *p)
+{
+	int round;
+
+	for (round = 0; round < 4 && minimise_block(r, p, p->main); round++)
+		;
 }
 
 static void save_finding(struct run *r, struct prog *p, const char *kind, const char *why,
@@ -316,7 +351,7 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 				if (!r.findings++)
 					r.first_finding = now() - t0;
 				close(fd);
-				minimise_block(&r, &p, p.main);
+				minimise(&r, &p);
 				v = model_check(&p, !unpriv, reason, sizeof(reason));
 				save_finding(&r, &p, "soundness", reason, NULL);
 			} else {

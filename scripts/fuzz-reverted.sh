@@ -66,6 +66,7 @@ for c in $classes; do
 	fi
 	[ "$first" = none ] && missed=$((missed + 1))
 	printf '%-10s %-7s %-9s %-9s %s\n' "$c" "$privs" "$first" "$(get generated)" "$why" >> "$table"
+	rm -rf "$BUILD/fuzz/reverted-$c"
 	mkdir -p "$BUILD/fuzz/reverted-$c"
 	cp "$job"/fuzz/*.txt "$BUILD/fuzz/reverted-$c/" 2> /dev/null || true
 done
