@@ -17,14 +17,15 @@
 const char *const kfunc_names[NR_KFUNCS] = {
 	"bpf_kptr_alloc", "bpf_kptr_free", "bpf_list_node_init", "bpf_list_add",
 	"bpf_list_add_tail", "bpf_list_pop_front", "bpf_list_pop_back",
+	"bpf_spin_lock_init", "bpf_list_head_init", "bpf_list_head_fini",
 };
 
 /* ---- BTF ------------------------------------------------------------- */
 
 struct btfw {
-	unsigned char types[768];
+	unsigned char types[1024];
 	int tlen;
-	char strs[256];
+	char strs[512];
 	int slen;
 	int ntypes;
 };
@@ -105,6 +106,14 @@ void emit_btf(struct image *im)
 	member(&w, "head", t_head, MVAL_HEAD_OFF * 8);
 	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->mval_type_id);
 	u = 2;		/* component: member "head" */
+	put(&w, &u, 4);
+	im->box_type_id = type(&w, "box", BTF_KIND_STRUCT, 4, 0, BOX_SIZE);
+	member(&w, "data", t_u64, 0);
+	member(&w, "lock", t_lock, BOX_LOCK_OFF * 8);
+	member(&w, "pad", t_u32, (BOX_LOCK_OFF + 4) * 8);
+	member(&w, "head", t_head, BOX_HEAD_OFF * 8);
+	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->box_type_id);
+	u = 3;		/* component: member "head" */
 	put(&w, &u, 4);
 	t_ptr = type(&w, "", BTF_KIND_PTR, 0, 0, 0);
 	t_proto = type(&w, "", BTF_KIND_FUNC_PROTO, 1, 0, t_u32);
@@ -291,7 +300,7 @@ static void emit_op(struct ectx *e, const struct op *op)
 		im->insn[at].off = im->n - at - 1;
 		break;
 	case OP_ALLOC:
-		mov_imm(im, R1, im->elem_type_id);
+		mov_imm(im, R1, op->c ? im->box_type_id : im->elem_type_id);
 		mov_imm(im, R2, 0);
 		call_kfunc(im, e->ids, KF_ALLOC);
 		store_var(im, op->a, R0);
@@ -305,22 +314,33 @@ static void emit_op(struct ectx *e, const struct op *op)
 		load_var(im, R1, op->a);
 		call_kfunc(im, e->ids, KF_FREE);
 		break;
+	case OP_LOCK_INIT:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, BOX_LOCK_OFF);
+		call_kfunc(im, e->ids, KF_LOCK_INIT);
+		break;
+	case OP_HEAD_INIT:
+	case OP_HEAD_FINI:
+		load_var(im, R1, op->a);
+		add_imm(im, R1, BOX_HEAD_OFF);
+		call_kfunc(im, e->ids, op->kind == OP_HEAD_INIT ? KF_HEAD_INIT : KF_HEAD_FINI);
+		break;
 	case OP_LOCK:
 	case OP_UNLOCK:
 		load_var(im, R1, op->a);
-		add_imm(im, R1, MVAL_LOCK_OFF);
+		add_imm(im, R1, op->off);
 		call_helper(im, op->kind == OP_LOCK ? BPF_FUNC_spin_lock : BPF_FUNC_spin_unlock);
 		break;
 	case OP_ADD:
 		load_var(im, R1, op->a);
 		add_imm(im, R1, ELEM_NODE_OFF);
 		load_var(im, R2, op->b);
-		add_imm(im, R2, MVAL_HEAD_OFF);
+		add_imm(im, R2, op->off);
 		call_kfunc(im, e->ids, op->c ? KF_ADD_TAIL : KF_ADD);
 		break;
 	case OP_POP:
 		load_var(im, R1, op->b);
-		add_imm(im, R1, MVAL_HEAD_OFF);
+		add_imm(im, R1, op->off);
 		call_kfunc(im, e->ids, op->c ? KF_POP_BACK : KF_POP_FRONT);
 		store_var(im, op->a, R0);
 		break;

@@ -10,6 +10,7 @@
 /* vmlinux BTF ids of the kfuncs the programs call */
 enum kfunc {
 	KF_ALLOC, KF_FREE, KF_NODE_INIT, KF_ADD, KF_ADD_TAIL, KF_POP_FRONT, KF_POP_BACK,
+	KF_LOCK_INIT, KF_HEAD_INIT, KF_HEAD_FINI,
 	NR_KFUNCS
 };
 extern const char *const kfunc_names[NR_KFUNCS];
@@ -19,9 +20,9 @@ struct image {
 	int n;
 	int overflow;
 	/* program BTF */
-	unsigned char btf[1024];
+	unsigned char btf[2048];
 	int btf_len;
-	int elem_type_id, mval_type_id, key_type_id, func_type_id, sub_type_id;
+	int elem_type_id, box_type_id, mval_type_id, key_type_id, func_type_id, sub_type_id;
 	/* first instruction of each subprogram (for func_info) */
 	int sub_off[MAX_SUBS];
 	int nsubs;

@@ -38,6 +38,8 @@ struct belief {
 	bool maybe_null[NR_VARS];
 	bool owned[NR_VARS];		/* B_OBJ: owned, else non-owning */
 	bool constructed[NR_VARS];	/* B_OBJ: node constructed */
+	bool box[NR_VARS];		/* B_OBJ: a box, not an elem */
+	int bctor[NR_VARS];		/* box: fields constructed (lock, head) */
 	int off[NR_VARS];		/* B_OBJ: 0 or ELEM_NODE_OFF */
 	bool frozen[NR_VARS];		/* not to be touched (in a branch arm) */
 	bool caller[NR_VARS];		/* in a subprogram: the caller's T0/T1 */
@@ -89,6 +91,57 @@ static void emit(struct block *b, enum op_kind k, int a, int bb, int c)
 	block_push(b, op);
 }
 
+static void emit_off(struct block *b, enum op_kind k, int a, int bb, int c, int off)
+{
+	struct op op = { .kind = k, .a = a, .b = bb, .c = c, .off = off };
+
+	block_push(b, op);
+}
+
+/* Offsets of the lock and the list head of what @v points to */
+static int lock_off(struct belief *s, int v)
+{
+	return v >= 0 && s->kind[v] == B_OBJ && s->box[v] ? BOX_LOCK_OFF : MVAL_LOCK_OFF;
+}
+
+static int head_off(struct belief *s, int v)
+{
+	return v >= 0 && s->kind[v] == B_OBJ && s->box[v] ? BOX_HEAD_OFF : MVAL_HEAD_OFF;
+}
+
+static void copy_var(struct belief *d, int dv, const struct belief *s, int sv)
+{
+	d->kind[dv] = s->kind[sv];
+	d->maybe_null[dv] = s->maybe_null[sv];
+	d->owned[dv] = s->owned[sv];
+	d->constructed[dv] = s->constructed[sv];
+	d->off[dv] = s->off[sv];
+	d->box[dv] = s->box[sv];
+	d->bctor[dv] = s->bctor[sv];
+}
+
+/* Free an owned object: back to offset 0, a box's list destructed first */
+static void free_obj(struct block *b, struct belief *s, int v, bool sloppy)
+{
+	if (s->off[v])
+		emit(b, OP_CONTAINER, v, 0, 0);
+	if (s->box[v] && s->bctor[v] == 2 && !(sloppy && chance(3)))
+		emit(b, OP_HEAD_FINI, v, 0, 0);
+	emit(b, OP_FREE, v, 0, 0);
+	s->kind[v] = B_NONE;
+}
+
+static void unlock(struct block *b, struct belief *s)
+{
+	int v;
+
+	emit_off(b, OP_UNLOCK, s->lock, 0, 0, lock_off(s, s->lock));
+	s->lock = -1;
+	for (v = 0; v < NR_VARS; v++)
+		if (s->kind[v] == B_OBJ && !s->owned[v])
+			s->kind[v] = B_NONE;
+}
+
 static int var_of(struct belief *s, enum bkind k, bool need_nonnull)
 {
 	int cand[NR_VARS], n = 0, v;
@@ -123,13 +176,8 @@ static void cleanup(struct block *b, struct belief *s, int except)
 	/* @except: NULL on this path, nothing to free */
 	int v;
 
-	if (s->lock >= 0) {
-		emit(b, OP_UNLOCK, s->lock, 0, 0);
-		s->lock = -1;
-		for (v = 0; v < NR_VARS; v++)
-			if (s->kind[v] == B_OBJ && !s->owned[v])
-				s->kind[v] = B_NONE;
-	}
+	if (s->lock >= 0)
+		unlock(b, s);
 	/* NULL-check first: the NULL branch frees the others and leaves */
 	for (v = 0; v < NR_VARS; v++) {
 		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || !s->maybe_null[v] ||
@@ -149,10 +197,7 @@ static void cleanup(struct block *b, struct belief *s, int except)
 	for (v = 0; v < NR_VARS; v++) {
 		if (v == except || s->kind[v] != B_OBJ || !s->owned[v] || s->caller[v])
 			continue;
-		if (s->off[v])
-			emit(b, OP_CONTAINER, v, 0, 0);
-		emit(b, OP_FREE, v, 0, 0);
-		s->kind[v] = B_NONE;
+		free_obj(b, s, v, false);
 	}
 }
 
@@ -188,13 +233,8 @@ static void gen_arm(struct block *b, const struct belief *entry, struct belief *
 		return;
 	}
 	gen_block(b, a, 1 + pick(3));
-	if (a->lock >= 0) {
-		emit(b, OP_UNLOCK, a->lock, 0, 0);
-		a->lock = -1;
-		for (v = 0; v < NR_VARS; v++)
-			if (a->kind[v] == B_OBJ && !a->owned[v])
-				a->kind[v] = B_NONE;
-	}
+	if (a->lock >= 0)
+		unlock(b, a);
 	for (v = 0; v < NR_VARS; v++) {
 		if (a->frozen[v] || a->kind[v] != B_OBJ || !a->owned[v])
 			continue;
@@ -204,10 +244,7 @@ static void gen_arm(struct block *b, const struct belief *entry, struct belief *
 			emit(op.body, OP_EXIT, 0, 0, 0);
 			block_push(b, op);
 		}
-		if (a->off[v])
-			emit(b, OP_CONTAINER, v, 0, 0);
-		emit(b, OP_FREE, v, 0, 0);
-		a->kind[v] = B_NONE;
+		free_obj(b, a, v, false);
 	}
 	/* map values the arm looked up may be NULL on the other arm */
 	for (v = 0; v < NR_VARS; v++)
@@ -238,6 +275,8 @@ static void gen_call(struct block *b, struct belief *s)
 		c.maybe_null[v] = s->maybe_null[v];
 		c.owned[v] = s->owned[v];
 		c.constructed[v] = s->constructed[v];
+		c.box[v] = s->box[v];
+		c.bctor[v] = s->bctor[v];
 		c.off[v] = s->off[v];
 		c.caller[v] = true;
 		c.frozen[v] = s->kind[v] == B_OBJ;
@@ -257,12 +296,12 @@ static void gen_call(struct block *b, struct belief *s)
 		int what = pick(3);
 
 		if (what == 0) {
-			if (s->off[t])
-				emit(op.body, OP_CONTAINER, t, 0, 0);
-			emit(op.body, OP_FREE, t, 0, 0);
+			struct belief tmp = *s;
+
+			free_obj(op.body, &tmp, t, false);
 			if (once)
 				s->kind[t] = B_NONE;
-		} else if (what == 1 && !s->constructed[t] && !s->off[t]) {
+		} else if (what == 1 && !s->constructed[t] && !s->off[t] && !s->box[t]) {
 			emit(op.body, OP_NODE_INIT, t, 0, 0);
 			if (once)
 				s->constructed[t] = true;
@@ -311,6 +350,8 @@ static void gen_op(struct block *b, struct belief *s)
 			s->owned[op.a] = true;
 			s->constructed[op.a] = op.kind == OP_POP;
 			s->off[op.a] = op.kind == OP_POP ? ELEM_NODE_OFF : 0;
+			s->box[op.a] = op.kind == OP_ALLOC && op.c;
+			s->bctor[op.a] = 0;
 		}
 		return;
 	}
@@ -320,12 +361,15 @@ static void gen_op(struct block *b, struct belief *s)
 		int m = s->lock;
 
 		if (r < 30 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
-		    s->constructed[v] && !s->off[v]) {
-			emit(b, OP_ADD, v, chance(85) ? m : var_of(s, B_MAP, true), pick(2));
+		    s->constructed[v] && !s->off[v] && !s->box[v]) {
+			w = chance(85) ? m : var_of(s, B_MAP, true);
+			emit_off(b, OP_ADD, v, w, pick(2), head_off(s, w));
 			s->owned[v] = false;
 		} else if (r < 55 && (v = free_var(s, true)) >= 0) {
-			emit(b, OP_POP, v, chance(85) ? m : var_of(s, B_MAP, true), pick(2));
+			w = chance(85) ? m : var_of(s, B_MAP, true);
+			emit_off(b, OP_POP, v, w, pick(2), head_off(s, w));
 			s->kind[v] = B_OBJ;
+			s->box[v] = false;
 			s->maybe_null[v] = true;
 			s->owned[v] = true;
 			s->constructed[v] = true;
@@ -342,11 +386,7 @@ static void gen_op(struct block *b, struct belief *s)
 			emit(b, OP_CONTAINER, v, 0, 0);
 			s->off[v] = 0;
 		} else {
-			emit(b, OP_UNLOCK, m, 0, 0);
-			s->lock = -1;
-			for (v = 0; v < NR_VARS; v++)
-				if (s->kind[v] == B_OBJ && !s->owned[v])
-					s->kind[v] = B_NONE;
+			unlock(b, s);
 		}
 		return;
 	}
@@ -358,7 +398,9 @@ static void gen_op(struct block *b, struct belief *s)
 		if (chance(95))
 			nullchk(b, s, v);
 	} else if (r < 30 && (v = free_var(s, true)) >= 0) {
-		emit(b, OP_ALLOC, v, 0, 0);
+		s->box[v] = chance(30);
+		s->bctor[v] = 0;
+		emit(b, OP_ALLOC, v, 0, s->box[v]);
 		s->kind[v] = B_OBJ;
 		s->maybe_null[v] = true;
 		s->owned[v] = true;
@@ -366,18 +408,32 @@ static void gen_op(struct block *b, struct belief *s)
 		s->off[v] = 0;
 		if (chance(95))
 			nullchk(b, s, v);
+		if (s->box[v] && !s->maybe_null[v] && chance(70)) {
+			/* most boxes are built whole at once */
+			emit(b, OP_LOCK_INIT, v, 0, 0);
+			emit(b, OP_HEAD_INIT, v, 0, 0);
+			s->bctor[v] = 2;
+		}
 	} else if (r < 40 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
-		   !s->constructed[v] && !s->off[v]) {
+		   s->box[v] && s->bctor[v] < 2 && !s->off[v]) {
+		/* a box's constructors: lock, then head (now and then the wrong one) */
+		bool head = (s->bctor[v] == 1) != chance(3);
+
+		emit(b, head ? OP_HEAD_INIT : OP_LOCK_INIT, v, 0, 0);
+		s->bctor[v]++;
+	} else if (r < 40 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
+		   !s->constructed[v] && !s->off[v] && !s->box[v]) {
 		emit(b, OP_NODE_INIT, v, 0, 0);
 		s->constructed[v] = true;
+	} else if (r < 48 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
+		   s->box[v] && s->bctor[v] == 2 && !s->off[v]) {
+		emit_off(b, OP_LOCK, v, 0, 0, BOX_LOCK_OFF);
+		s->lock = v;
 	} else if (r < 55 && (v = var_of(s, B_MAP, true)) >= 0) {
-		emit(b, OP_LOCK, v, 0, 0);
+		emit_off(b, OP_LOCK, v, 0, 0, MVAL_LOCK_OFF);
 		s->lock = v;
 	} else if (r < 63 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v]) {
-		if (s->off[v])
-			emit(b, OP_CONTAINER, v, 0, 0);
-		emit(b, OP_FREE, v, 0, 0);
-		s->kind[v] = B_NONE;
+		free_obj(b, s, v, true);
 	} else if (r < 72 && (v = var_of(s, B_OBJ, true)) >= 0) {
 		op.kind = pick(4) ? (chance(50) ? OP_LOAD : OP_STORE) : OP_STORE_PTR;
 		op.a = v;
@@ -392,11 +448,7 @@ static void gen_op(struct block *b, struct belief *s)
 		   !s->caller[v]) {
 		/* spill to / fill from the stack */
 		emit(b, OP_MOVE, v, w, 0);
-		s->kind[v] = s->kind[w];
-		s->maybe_null[v] = s->maybe_null[w];
-		s->owned[v] = s->owned[w];
-		s->constructed[v] = s->constructed[w];
-		s->off[v] = s->off[w];
+		copy_var(s, v, s, w);
 		/* two names, one object: the old name is given up */
 		if (s->kind[w] == B_OBJ)
 			s->kind[w] = B_NONE;
@@ -427,7 +479,7 @@ static void gen_op(struct block *b, struct belief *s)
 		*s = a;		/* continue with the first arm's view */
 		s->depth--;
 	} else if ((v = var_of(s, B_MAP, true)) >= 0 && s->lock < 0) {
-		emit(b, OP_LOCK, v, 0, 0);
+		emit_off(b, OP_LOCK, v, 0, 0, MVAL_LOCK_OFF);
 		s->lock = v;
 	}
 }

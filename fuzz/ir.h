@@ -23,18 +23,21 @@ enum var { O0, O1, M0, M1, T0, T1, NR_VARS };
 enum op_kind {
 	OP_LOOKUP,	/* v = bpf_map_lookup_elem(&map, &key)	(a: v, b: key) */
 	OP_NULLCHK,	/* if (!v) { cleanup; exit }		(a: v, body: cleanup) */
-	OP_ALLOC,	/* v = bpf_kptr_alloc(elem, 0)		(a: v) */
+	OP_ALLOC,	/* v = bpf_kptr_alloc(elem or box, 0)	(a: v, c: 1 box) */
 	OP_NODE_INIT,	/* bpf_list_node_init(&v->node)		(a: v) */
 	OP_FREE,	/* bpf_kptr_free(v)			(a: v) */
-	OP_LOCK,	/* bpf_spin_lock(&v->lock)		(a: v) */
-	OP_UNLOCK,	/* bpf_spin_unlock(&v->lock)		(a: v) */
-	OP_ADD,		/* bpf_list_add[_tail](&o->node, &m->head)	(a: o, b: m, c: tail) */
-	OP_POP,		/* o = bpf_list_pop_front/back(&m->head)	(a: o, b: m, c: back) */
+	OP_LOCK,	/* bpf_spin_lock(v + off)		(a: v, off) */
+	OP_UNLOCK,	/* bpf_spin_unlock(v + off)		(a: v, off) */
+	OP_ADD,		/* bpf_list_add[_tail](&o->node, m + off)	(a: o, b: m, c: tail) */
+	OP_POP,		/* o = bpf_list_pop_front/back(m + off)	(a: o, b: m, c: back) */
 	OP_CONTAINER,	/* o -= offsetof(struct elem, node)	(a: o) */
 	OP_LOAD,	/* r0 = *(size *)(v + off)		(a: v, off, size) */
 	OP_STORE,	/* *(size *)(v + off) = 42		(a: v, off, size) */
 	OP_STORE_PTR,	/* *(u64 *)(v + off) = w		(a: v, b: w, off) */
 	OP_MOVE,	/* a = b */
+	OP_LOCK_INIT,	/* bpf_spin_lock_init(&v->lock)	of a box	(a: v) */
+	OP_HEAD_INIT,	/* bpf_list_head_init(&v->head)	of a box	(a: v) */
+	OP_HEAD_FINI,	/* bpf_list_head_fini(&v->head)	of a box	(a: v) */
 	OP_IF,		/* if (random bit c) { body } else { body2 } */
 	OP_EXIT,	/* r0 = 0; exit (from a subprogram: return) */
 	/*
@@ -66,6 +69,12 @@ struct block {
 #define MVAL_SIZE	24	/* struct mval { bpf_spin_lock lock; u32 pad; bpf_list_head head; } */
 #define MVAL_LOCK_OFF	0
 #define MVAL_HEAD_OFF	8
+/* struct box { u64 data; bpf_spin_lock lock; u32 pad; bpf_list_head head; }:
+ * a local type with a lock and a list of elems, constructed lock then head
+ */
+#define BOX_SIZE	32
+#define BOX_LOCK_OFF	8
+#define BOX_HEAD_OFF	16
 #define NR_KEYS		2	/* array map entries */
 #define MAX_SUBS	32	/* subprograms of one program */
 

@@ -26,8 +26,12 @@ struct val {
 struct obj {
 	enum ostate state;
 	bool maybe_null;
-	bool constructed;
+	bool constructed;	/* elem: its node; box: its lock */
+	bool box;
+	int head;		/* box: 0 not constructed, 1 constructed, 2 destructed */
 };
+
+#define BOX_LOCK_KEY(id)	(1000 + (id))	/* lock_key of a box's lock */
 
 struct inst {		/* the result of one lookup */
 	int key;
@@ -73,7 +77,8 @@ static void verdict(struct walk *w, const char *why, const struct op *op)
 	static const char *const names[NR_OPS] = {
 		"lookup", "nullchk", "alloc", "node_init", "free", "lock", "unlock",
 		"list_add", "list_pop", "container_of", "load", "store", "store_ptr",
-		"move", "if", "exit", "bpf_loop", "for_each_map_elem", "call",
+		"move", "lock_init", "head_init", "head_fini", "if", "exit", "bpf_loop",
+		"for_each_map_elem", "call",
 	};
 
 	if (w->unsafe)
@@ -132,6 +137,22 @@ static const char *check_access(struct state *s, struct val *v, int off, int siz
 	struct inst *in = map_inst(s, v);
 	int a;
 
+	if (o && o->box) {
+		if (o->maybe_null)
+			return "object may be NULL";
+		if (o->state == O_DEAD)
+			return "object used after free or unlock";
+		if (o->head == 2)
+			return "access to an object being destructed";
+		a = v->off + off;
+		if (a < 0 || a + size > BOX_SIZE)
+			return "access outside the object";
+		if (a < BOX_LOCK_OFF + 4 && a + size > BOX_LOCK_OFF)
+			return "access to bpf_spin_lock bytes";
+		if (a + size > BOX_HEAD_OFF)
+			return "access to bpf_list_head bytes";
+		return NULL;
+	}
 	if (o) {
 		if (o->maybe_null)
 			return "object may be NULL";
@@ -190,19 +211,79 @@ static const char *owned_obj_err(struct state *s, struct val *v, const char *wha
 	return NULL;
 }
 
-/* The list head in @v is under the lock held. NULL if so, else why not. */
-static const char *head_err(struct state *s, struct val *v)
+/* The list head at @v + @off is under the lock held. NULL if so, else why not. */
+static const char *head_err(struct state *s, struct val *v, int off)
 {
 	struct inst *in = map_inst(s, v);
+	struct obj *o = live_obj(s, v);
 
 	if (s->lock_key < 0)
 		return "list kfunc without the lock held";
+	if (o && o->box) {
+		if (o->maybe_null)
+			return "object may be NULL";
+		if (o->state != O_OWNED)
+			return "list head in an object not owned";
+		if (v->off + off != BOX_HEAD_OFF)
+			return "list kfunc on no list head";
+		if (o->head != 1)
+			return "list head not constructed or destructed";
+		if (s->lock_key != BOX_LOCK_KEY(v->id))
+			return "list kfunc under the lock of another object";
+		return NULL;
+	}
 	if (!in)
-		return "list head not in a map value";
+		return "list head not in a map value or box";
 	if (in->maybe_null)
 		return "map value may be NULL";
-	if (in->key != s->lock_key || v->off)
+	if (v->off + off != MVAL_HEAD_OFF)
+		return "list kfunc on no list head";
+	if (in->key != s->lock_key)
 		return "list kfunc under the lock of another element";
+	return NULL;
+}
+
+/* The key of the lock at @v + @off, or why there is none */
+static const char *lock_of(struct state *s, struct val *v, int off, int *key)
+{
+	struct inst *in = map_inst(s, v);
+	struct obj *o = live_obj(s, v);
+
+	if (o && o->box) {
+		if (o->maybe_null)
+			return "object may be NULL";
+		if (o->state != O_OWNED)
+			return "bpf_spin_lock in an object not owned";
+		if (v->off + off != BOX_LOCK_OFF)
+			return "bpf_spin_lock at a wrong offset";
+		if (!o->constructed)
+			return "bpf_spin_lock not constructed";
+		if (o->head == 2)
+			return "bpf_spin_lock of an object being destructed";
+		*key = BOX_LOCK_KEY(v->id);
+		return NULL;
+	}
+	if (!in)
+		return "bpf_spin_lock not in a map value or box";
+	if (in->maybe_null)
+		return "map value may be NULL";
+	if (v->off + off != MVAL_LOCK_OFF)
+		return "bpf_spin_lock at a wrong offset";
+	*key = in->key;
+	return NULL;
+}
+
+/* A box constructor or destructor: an owned box at offset 0, no lock held */
+static const char *box_err(struct state *s, struct val *v, const char *what)
+{
+	const char *why;
+
+	if (s->lock_key >= 0)
+		return "kfunc other than a list kfunc in a critical section";
+	if ((why = owned_obj_err(s, v, what)))
+		return why;
+	if (!live_obj(s, v)->box)
+		return what;
 	return NULL;
 }
 
@@ -380,7 +461,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			w->too_many = true;
 			return;
 		}
-		s->obj[s->nobj] = (struct obj){ O_OWNED, true, false };
+		s->obj[s->nobj] = (struct obj){ O_OWNED, true, false, op->c != 0, 0 };
 		a->kind = V_OBJ;
 		a->id = s->nobj++;
 		a->off = 0;
@@ -390,7 +471,9 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			why = "kfunc other than a list kfunc in a critical section";
 		else if (!(why = owned_obj_err(s, a, "constructor on a non-object"))) {
 			o = live_obj(s, a);
-			if (o->constructed)
+			if (o->box)
+				why = "bpf_list_node_init on no list node";
+			else if (o->constructed)
 				why = "bpf_list_node constructed twice";
 			o->constructed = true;
 		}
@@ -398,54 +481,84 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	case OP_FREE:
 		if (s->lock_key >= 0)
 			why = "kfunc other than a list kfunc in a critical section";
-		else if (!(why = owned_obj_err(s, a, "free of a non-object")))
-			live_obj(s, a)->state = O_DEAD;
+		else if (!(why = owned_obj_err(s, a, "free of a non-object"))) {
+			o = live_obj(s, a);
+			if (o->box && o->head == 1)
+				why = "free of a box whose bpf_list_head is not destructed";
+			o->state = O_DEAD;
+		}
 		break;
 	case OP_LOCK:
 		if (s->lock_key >= 0)
 			why = "second bpf_spin_lock";
-		else if (!(in = map_inst(s, a)))
-			why = "bpf_spin_lock on a non-map value";
-		else if (in->maybe_null)
-			why = "map value may be NULL";
-		else if (a->off)
-			why = "bpf_spin_lock at a wrong offset";
-		else
-			s->lock_key = in->key;
+		else if (!(why = map_arith(w, s, op->a, op->off)) &&
+			 !(why = lock_of(s, a, op->off, &i)))
+			s->lock_key = i;
 		break;
 	case OP_UNLOCK:
 		if (s->lock_key < 0)
 			why = "bpf_spin_unlock without a lock held";
-		else if (!(in = map_inst(s, a)))
-			why = "bpf_spin_unlock on a non-map value";
-		else if (in->maybe_null)
-			why = "map value may be NULL";
-		else if (in->key != s->lock_key || a->off)
-			why = "bpf_spin_unlock of a lock not held";
-		else {
+		else if (!(why = map_arith(w, s, op->a, op->off)) &&
+			 !(why = lock_of(s, a, op->off, &i))) {
+			if (i != s->lock_key) {
+				why = "bpf_spin_unlock of a lock not held";
+				break;
+			}
 			s->lock_key = -1;
 			for (i = 0; i < s->nobj; i++)
 				if (s->obj[i].state == O_NONOWN)
 					s->obj[i].state = O_DEAD;
 		}
 		break;
+	case OP_LOCK_INIT:
+		if (!(why = box_err(s, a, "bpf_spin_lock_init on no lock"))) {
+			o = live_obj(s, a);
+			if (o->head == 2)
+				why = "constructor on an object being destructed";
+			else if (o->constructed)
+				why = "bpf_spin_lock constructed twice";
+			o->constructed = true;
+		}
+		break;
+	case OP_HEAD_INIT:
+		if (!(why = box_err(s, a, "bpf_list_head_init on no list head"))) {
+			o = live_obj(s, a);
+			if (o->head)
+				why = "bpf_list_head constructed twice or after destruction";
+			else if (!o->constructed)
+				why = "bpf_list_head constructed before the lock below it";
+			o->head = 1;
+		}
+		break;
+	case OP_HEAD_FINI:
+		if (!(why = box_err(s, a, "bpf_list_head_fini on no list head"))) {
+			o = live_obj(s, a);
+			if (o->head != 1)
+				why = "bpf_list_head destructed but not constructed, or twice";
+			o->head = 2;
+		}
+		break;
 	case OP_ADD:
-		if ((why = map_arith(w, s, op->b, MVAL_HEAD_OFF)) || (why = head_err(s, b)) ||
+		if ((why = map_arith(w, s, op->b, op->off)) || (why = head_err(s, b, op->off)) ||
 		    (why = owned_obj_err(s, a, "list node not in an object")))
 			break;
 		o = live_obj(s, a);
+		if (o->box) {
+			why = "list node not in an object";
+			break;
+		}
 		if (!o->constructed)
 			why = "adding an object whose node is not constructed";
 		o->state = O_NONOWN;
 		break;
 	case OP_POP:
-		if ((why = map_arith(w, s, op->b, MVAL_HEAD_OFF)) || (why = head_err(s, b)))
+		if ((why = map_arith(w, s, op->b, op->off)) || (why = head_err(s, b, op->off)))
 			break;
 		if (s->nobj == MAX_OBJS) {
 			w->too_many = true;
 			return;
 		}
-		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true };
+		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true, false, 0 };
 		a->kind = V_OBJ;
 		a->id = s->nobj++;
 		a->off = ELEM_NODE_OFF;
@@ -595,7 +708,8 @@ static uint64_t val_hash(const struct state *s, struct canon *c, uint64_t h, con
 		if (!c->obj[v->id]) {
 			c->obj[v->id] = ++c->nobj;
 			o = &s->obj[v->id];
-			h = mix(h, o->state | o->maybe_null << 4 | o->constructed << 5);
+			h = mix(h, o->state | o->maybe_null << 4 | o->constructed << 5 |
+				o->box << 6 | o->head << 7);
 		}
 		h = mix(h, c->obj[v->id]);
 	} else if (v->kind == V_MAP) {
@@ -629,7 +743,9 @@ static uint64_t state_hash(const struct state *s)
 	for (i = 0; i < s->nobj; i++)
 		if (!c.obj[i] && s->obj[i].state == O_OWNED)
 			leak = true;
-	h = mix(h, (s->lock_key < 0 ? 0 : canon_key(&c, s->lock_key) + 1) | leak << 16 |
+	h = mix(h, (s->lock_key < 0 ? 0 : s->lock_key >= 1000 ?
+		    (c.obj[s->lock_key - 1000] ? 5000 + c.obj[s->lock_key - 1000] : 9999) :
+		    canon_key(&c, s->lock_key) + 1) | (uint64_t)leak << 16 |
 		s->in_sub << 24);
 	for (i = 0; i < s->nfr; i++)
 		h = mix(h, (uintptr_t)s->fr[i].b ^ (uint64_t)s->fr[i].i << 48);

@@ -29,7 +29,7 @@ static void print_block(const struct block *b, FILE *f, int ind)
 			fprintf(f, "%*s}\n", ind * 2, "");
 			break;
 		case OP_ALLOC:
-			fprintf(f, "%s = bpf_kptr_alloc(struct elem)\n", vn(op->a));
+			fprintf(f, "%s = bpf_kptr_alloc(struct %s)\n", vn(op->a), op->c ? "box" : "elem");
 			break;
 		case OP_NODE_INIT:
 			fprintf(f, "bpf_list_node_init(&%s->node)\n", vn(op->a));
@@ -38,18 +38,18 @@ static void print_block(const struct block *b, FILE *f, int ind)
 			fprintf(f, "bpf_kptr_free(%s)\n", vn(op->a));
 			break;
 		case OP_LOCK:
-			fprintf(f, "bpf_spin_lock(&%s->lock)\n", vn(op->a));
+			fprintf(f, "bpf_spin_lock(%s %+d)\n", vn(op->a), op->off);
 			break;
 		case OP_UNLOCK:
-			fprintf(f, "bpf_spin_unlock(&%s->lock)\n", vn(op->a));
+			fprintf(f, "bpf_spin_unlock(%s %+d)\n", vn(op->a), op->off);
 			break;
 		case OP_ADD:
-			fprintf(f, "bpf_list_add%s(&%s->node, &%s->head)\n", op->c ? "_tail" : "",
-				vn(op->a), vn(op->b));
+			fprintf(f, "bpf_list_add%s(&%s->node, %s %+d)\n", op->c ? "_tail" : "",
+				vn(op->a), vn(op->b), op->off);
 			break;
 		case OP_POP:
-			fprintf(f, "%s = bpf_list_pop_%s(&%s->head)\n", vn(op->a),
-				op->c ? "back" : "front", vn(op->b));
+			fprintf(f, "%s = bpf_list_pop_%s(%s %+d)\n", vn(op->a),
+				op->c ? "back" : "front", vn(op->b), op->off);
 			break;
 		case OP_CONTAINER:
 			fprintf(f, "%s = container_of(%s, struct elem, node)\n", vn(op->a), vn(op->a));
@@ -62,6 +62,15 @@ static void print_block(const struct block *b, FILE *f, int ind)
 			break;
 		case OP_STORE_PTR:
 			fprintf(f, "*(u64 *)(%s %+d) = %s\n", vn(op->a), op->off, vn(op->b));
+			break;
+		case OP_LOCK_INIT:
+			fprintf(f, "bpf_spin_lock_init(&%s->lock)\n", vn(op->a));
+			break;
+		case OP_HEAD_INIT:
+			fprintf(f, "bpf_list_head_init(&%s->head)\n", vn(op->a));
+			break;
+		case OP_HEAD_FINI:
+			fprintf(f, "bpf_list_head_fini(&%s->head)\n", vn(op->a));
 			break;
 		case OP_MOVE:
 			fprintf(f, "%s = %s\n", vn(op->a), vn(op->b));

@@ -23,8 +23,10 @@ tests_list=${TESTS_LIST:-$TOP/selftests/tests.list}
 [ -n "${tests_list_override:-}" ] && tests_list=$tests_list_override
 # FUZZ_RUN_SECONDS: set by make fuzz and make test only
 FUZZ_RUN_SECONDS=${FUZZ_RUN_SECONDS:-0}
-if [ "$FUZZ_RUN_SECONDS" -gt 0 ] && [ ! -x "$BUILD/fuzz/bpf_fuzz" ]; then
-	die "no $BUILD/fuzz/bpf_fuzz" "run scripts/build-fuzz.sh (make fuzz does)"
+# FUZZ_BIN: another build of the fuzzer (a host path the guest sees)
+fuzz_bin=${FUZZ_BIN:-$BUILD/fuzz/bpf_fuzz}
+if [ "$FUZZ_RUN_SECONDS" -gt 0 ] && [ ! -x "$fuzz_bin" ]; then
+	die "no $fuzz_bin" "run scripts/build-fuzz.sh (make fuzz does)"
 fi
 # make regress: all of test_progs and test_verifier, logs kept for
 # regress-compare.sh instead of judged here
@@ -66,7 +68,7 @@ TEST_PROGS_ALL=$FULL_RUN
 STRESS_TESTS='$STRESS_TESTS'
 FUZZ_SECONDS=$FUZZ_RUN_SECONDS
 FUZZ_SEED=$FUZZ_SEED
-FUZZ_BIN='$BUILD/fuzz/bpf_fuzz'
+FUZZ_BIN='$fuzz_bin'
 FUZZ_PRIVS='${FUZZ_PRIVS:-root unpriv}'
 FUZZ_STOP=${FUZZ_STOP:-0}
 FUZZ_VERBOSE='${FUZZ_VERBOSE:-}'
