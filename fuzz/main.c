@@ -298,7 +298,7 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 	static struct run r;
 	char err[256], reason[256], path[512];
 	double t0 = now(), el;
-	FILE *last;
+	FILE *last, *gaps;
 	uint64_t s;
 
 	r.dir = dir;
@@ -322,6 +322,10 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 		fprintf(stderr, "bpf_fuzz: capset: %s\n", strerror(errno));
 		return 2;
 	}
+	snprintf(path, sizeof(path), "%s/gaps-%s.list", dir, unpriv ? "cap_bpf" : "root");
+	gaps = fopen(path, "w");
+	if (gaps)
+		setvbuf(gaps, NULL, _IOLBF, 0);
 	snprintf(path, sizeof(path), "%s/last-seed%s", dir, unpriv ? "-unpriv" : "");
 	/* SECONDS < 0: exactly -SECONDS programs (to replay seeds) */
 	for (s = seed; seconds < 0 ? s < seed + (uint64_t)-seconds : now() - t0 < seconds; s++) {
@@ -372,6 +376,9 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 					       vlog + (strlen(vlog) > 1500 ? strlen(vlog) - 1500 : 0));
 				if (getenv("FUZZ_VERBOSE"))
 					printf("gap %llu: %s\n", (unsigned long long)s, last_line(vlog));
+				/* every gap is listed: seed and the verifier's reason */
+				if (gaps)
+					fprintf(gaps, "%llu: %s\n", (unsigned long long)s, last_line(vlog));
 			}
 		}
 		prog_free(&p);
@@ -381,6 +388,8 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 		}
 	}
 	el = now() - t0;
+	if (gaps)
+		fclose(gaps);
 	printf("fuzz-summary privileges=%s seed=%llu generated=%ld accepted=%ld rejected=%ld "
 	       "per_second=%.1f soundness=%ld fuzzer_bugs=%ld completeness_gaps=%ld "
 	       "model_unknown=%ld test_runs=%ld seconds=%.0f with_calls=%ld calls_accepted=%ld "

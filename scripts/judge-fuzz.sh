@@ -16,6 +16,8 @@ out=$BUILD/fuzz/findings
 mkdir -p "$out"
 cp "$job"/fuzz/*.txt "$out/" 2> /dev/null || true
 cp "$job"/fuzz-*.log "$LOGS/" 2> /dev/null || true
+# the completeness gaps, one line each: seed and the verifier's reason
+cp "$job"/fuzz/gaps-*.list "$BUILD/fuzz/" 2> /dev/null || true
 
 # shellcheck disable=SC2086 # a list of words
 for priv in ${FUZZ_PRIVS:-root unpriv}; do
