@@ -73,7 +73,7 @@ void emit_btf(struct image *im)
 		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
 	};
 	__u32 u;
-	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto;
+	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto, t_kptr;
 	struct btf_array arr;
 	struct btf_param prm;
 
@@ -100,12 +100,19 @@ void emit_btf(struct image *im)
 	member(&w, "data", t_u64, 0);
 	member(&w, "node", t_node, ELEM_NODE_OFF * 8);
 	member(&w, "flex", t_flex, ELEM_SIZE * 8);
+	/* struct elem __local __kptr_ref * */
+	t_kptr = type(&w, "local", BTF_KIND_TYPE_TAG, 0, 0, im->elem_type_id);
+	t_kptr = type(&w, "kptr_ref", BTF_KIND_TYPE_TAG, 0, 0, t_kptr);
+	t_kptr = type(&w, "", BTF_KIND_PTR, 0, 0, t_kptr);
+	/* no member for bytes 4-7: 6.1 finds no kptr in a struct with a member
+	 * at an offset not aligned to 8 (btf_find_struct_field())
+	 */
 	im->mval_type_id = type(&w, "mval", BTF_KIND_STRUCT, 3, 0, MVAL_SIZE);
 	member(&w, "lock", t_lock, MVAL_LOCK_OFF * 8);
-	member(&w, "pad", t_u32, 32);
 	member(&w, "head", t_head, MVAL_HEAD_OFF * 8);
+	member(&w, "kp", t_kptr, MVAL_KPTR_OFF * 8);
 	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->mval_type_id);
-	u = 2;		/* component: member "head" */
+	u = 1;		/* component: member "head" */
 	put(&w, &u, 4);
 	im->box_type_id = type(&w, "box", BTF_KIND_STRUCT, 4, 0, BOX_SIZE);
 	member(&w, "data", t_u64, 0);
@@ -313,6 +320,16 @@ static void emit_op(struct ectx *e, const struct op *op)
 	case OP_FREE:
 		load_var(im, R1, op->a);
 		call_kfunc(im, e->ids, KF_FREE);
+		break;
+	case OP_XCHG:
+		load_var(im, R1, op->b);
+		add_imm(im, R1, MVAL_KPTR_OFF);
+		if (op->c)
+			mov_imm(im, R2, 0);
+		else
+			load_var(im, R2, op->a);
+		call_helper(im, BPF_FUNC_kptr_xchg);
+		store_var(im, op->a, R0);
 		break;
 	case OP_LOCK_INIT:
 		load_var(im, R1, op->a);

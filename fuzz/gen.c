@@ -344,11 +344,11 @@ static void gen_op(struct block *b, struct belief *s)
 		block_push(b, op);
 		/* the belief no longer says much: forget what this touched */
 		if (op.kind == OP_LOOKUP || op.kind == OP_ALLOC || op.kind == OP_POP ||
-		    op.kind == OP_MOVE) {
+		    op.kind == OP_MOVE || op.kind == OP_XCHG) {
 			s->kind[op.a] = op.kind == OP_LOOKUP ? B_MAP : B_OBJ;
 			s->maybe_null[op.a] = true;
 			s->owned[op.a] = true;
-			s->constructed[op.a] = op.kind == OP_POP;
+			s->constructed[op.a] = op.kind == OP_POP || op.kind == OP_XCHG;
 			s->off[op.a] = op.kind == OP_POP ? ELEM_NODE_OFF : 0;
 			s->box[op.a] = op.kind == OP_ALLOC && op.c;
 			s->bctor[op.a] = 0;
@@ -454,6 +454,22 @@ static void gen_op(struct block *b, struct belief *s)
 			s->kind[w] = B_NONE;
 	} else if (r >= 82 && r < 86 && !s->in_sub) {
 		gen_call(b, s);
+	} else if (r >= 86 && r < 89 && (w = var_of(s, B_MAP, true)) >= 0 &&
+		   (((v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] && !s->box[v] &&
+		     s->constructed[v] && !s->off[v] && chance(50)) ||
+		    (v = free_var(s, true)) >= 0)) {
+		/* an elem into the map's kptr field (or NULL), what was there out */
+		bool null = !(s->kind[v] == B_OBJ && s->owned[v]);
+
+		emit(b, OP_XCHG, v, w, null);
+		s->kind[v] = B_OBJ;
+		s->maybe_null[v] = true;
+		s->owned[v] = true;
+		s->constructed[v] = true;
+		s->box[v] = false;
+		s->off[v] = 0;
+		if (chance(90))
+			nullchk(b, s, v);
 	} else if (r < 92 && s->depth < 2) {
 		struct op op2 = { .kind = OP_IF, .c = pick(8), .body = block_new(),
 				  .body2 = block_new() };

@@ -35,6 +35,7 @@ enum op_kind {
 	OP_STORE,	/* *(size *)(v + off) = 42		(a: v, off, size) */
 	OP_STORE_PTR,	/* *(u64 *)(v + off) = w		(a: v, b: w, off) */
 	OP_MOVE,	/* a = b */
+	OP_XCHG,	/* a = bpf_kptr_xchg(&m->kp, c ? NULL : a)	(a, b: m, c) */
 	OP_LOCK_INIT,	/* bpf_spin_lock_init(&v->lock)	of a box	(a: v) */
 	OP_HEAD_INIT,	/* bpf_list_head_init(&v->head)	of a box	(a: v) */
 	OP_HEAD_FINI,	/* bpf_list_head_fini(&v->head)	of a box	(a: v) */
@@ -66,9 +67,13 @@ struct block {
 /* The types of the generated BTF; the model uses their layout. */
 #define ELEM_SIZE	24	/* struct elem { u64 data; struct bpf_list_node node; u64 flex[]; } */
 #define ELEM_NODE_OFF	8
-#define MVAL_SIZE	24	/* struct mval { bpf_spin_lock lock; u32 pad; bpf_list_head head; } */
+/* struct mval { bpf_spin_lock lock; (4 bytes) bpf_list_head head;
+ *		 struct elem __local __kptr_ref *kp; }
+ */
+#define MVAL_SIZE	32
 #define MVAL_LOCK_OFF	0
 #define MVAL_HEAD_OFF	8
+#define MVAL_KPTR_OFF	24
 /* struct box { u64 data; bpf_spin_lock lock; u32 pad; bpf_list_head head; }:
  * a local type with a lock and a list of elems, constructed lock then head
  */

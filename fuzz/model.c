@@ -77,7 +77,7 @@ static void verdict(struct walk *w, const char *why, const struct op *op)
 	static const char *const names[NR_OPS] = {
 		"lookup", "nullchk", "alloc", "node_init", "free", "lock", "unlock",
 		"list_add", "list_pop", "container_of", "load", "store", "store_ptr",
-		"move", "lock_init", "head_init", "head_fini", "if", "exit", "bpf_loop",
+		"move", "kptr_xchg", "lock_init", "head_init", "head_fini", "if", "exit", "bpf_loop",
 		"for_each_map_elem", "call",
 	};
 
@@ -131,7 +131,7 @@ static void fork_walk(struct walk *w, const struct state *s)
 }
 
 /* Field access at @off of @size bytes through @v */
-static const char *check_access(struct state *s, struct val *v, int off, int size)
+static const char *check_access(struct state *s, struct val *v, int off, int size, bool load)
 {
 	struct obj *o = live_obj(s, v);
 	struct inst *in = map_inst(s, v);
@@ -171,9 +171,11 @@ static const char *check_access(struct state *s, struct val *v, int off, int siz
 		off += v->off;
 		if (off < 0 || off + size > MVAL_SIZE)
 			return "access outside the map value";
+		if (off + size > MVAL_KPTR_OFF && !(load && off == MVAL_KPTR_OFF && size == 8))
+			return "access to a kptr field other than an 8-byte load";
 		if (off < MVAL_LOCK_OFF + 4)
 			return "access to bpf_spin_lock bytes";
-		if (off + size > MVAL_HEAD_OFF)
+		if (off < MVAL_KPTR_OFF && off + size > MVAL_HEAD_OFF)
 			return "access to bpf_list_head bytes";
 		return NULL;
 	}
@@ -356,6 +358,8 @@ static const char *dead_read(struct state *s, const struct op *op)
 		return NULL;
 	case OP_POP:
 		return released(s, op->b) ? why : NULL;
+	case OP_XCHG:
+		return released(s, op->b) || (!op->c && released(s, op->a)) ? why : NULL;
 	case OP_MOVE:
 		return released(s, op->b) ? why : NULL;
 	case OP_ADD:
@@ -510,6 +514,37 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 					s->obj[i].state = O_DEAD;
 		}
 		break;
+	case OP_XCHG:
+		/* a helper: moves an owned whole elem into the map, returns what was there */
+		if (s->lock_key >= 0) {
+			why = "helper call in a critical section";
+			break;
+		}
+		if ((why = map_arith(w, s, op->b, MVAL_KPTR_OFF)))
+			break;
+		if (!(in = map_inst(s, b)) || in->maybe_null || b->off) {
+			why = "bpf_kptr_xchg on no kptr field";
+			break;
+		}
+		if (!op->c && a->kind != V_ZERO) {
+			if ((why = owned_obj_err(s, a, "bpf_kptr_xchg of no object")))
+				break;
+			o = live_obj(s, a);
+			if (o->box || !o->constructed) {
+				why = "bpf_kptr_xchg of an object that is not a whole elem";
+				break;
+			}
+			o->state = O_DEAD;	/* the map has it */
+		}
+		if (s->nobj == MAX_OBJS) {
+			w->too_many = true;
+			return;
+		}
+		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true, false, 0 };
+		a->kind = V_OBJ;
+		a->id = s->nobj++;
+		a->off = 0;
+		break;
 	case OP_LOCK_INIT:
 		if (!(why = box_err(s, a, "bpf_spin_lock_init on no lock"))) {
 			o = live_obj(s, a);
@@ -583,10 +618,10 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		break;
 	case OP_LOAD:
 	case OP_STORE:
-		why = check_access(s, a, op->off, op->size);
+		why = check_access(s, a, op->off, op->size, op->kind == OP_LOAD);
 		break;
 	case OP_STORE_PTR:
-		why = check_access(s, a, op->off, 8);
+		why = check_access(s, a, op->off, 8, false);
 		if (!why && is_ptr(s, b) && !w->allow_ptr_leaks)
 			why = "pointer stored into an object without CAP_PERFMON";
 		break;

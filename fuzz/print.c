@@ -63,6 +63,10 @@ static void print_block(const struct block *b, FILE *f, int ind)
 		case OP_STORE_PTR:
 			fprintf(f, "*(u64 *)(%s %+d) = %s\n", vn(op->a), op->off, vn(op->b));
 			break;
+		case OP_XCHG:
+			fprintf(f, "%s = bpf_kptr_xchg(&%s->kp, %s)\n", vn(op->a), vn(op->b),
+				op->c ? "NULL" : vn(op->a));
+			break;
 		case OP_LOCK_INIT:
 			fprintf(f, "bpf_spin_lock_init(&%s->lock)\n", vn(op->a));
 			break;
