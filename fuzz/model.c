@@ -213,65 +213,73 @@ static const char *owned_obj_err(struct state *s, struct val *v, const char *wha
 	return NULL;
 }
 
-/* The list head at @v + @off is under the lock held. NULL if so, else why not. */
-static const char *head_err(struct state *s, struct val *v, int off)
+/*
+ * The box or map element that holds a special field at @v + @off (a box
+ * has it at @box_off, a map value at @mval_off): the key of its lock, and
+ * the box if it is one.  NULL if so, else why not (@what: no such field).
+ */
+static const char *field_holder(struct state *s, struct val *v, int off, int box_off,
+				int mval_off, const char *what, int *key, struct obj **box)
 {
 	struct inst *in = map_inst(s, v);
 	struct obj *o = live_obj(s, v);
 
-	if (s->lock_key < 0)
-		return "list kfunc without the lock held";
+	*box = NULL;
 	if (o && o->box) {
 		if (o->maybe_null)
 			return "object may be NULL";
 		if (o->state != O_OWNED)
-			return "list head in an object not owned";
-		if (v->off + off != BOX_HEAD_OFF)
-			return "list kfunc on no list head";
-		if (o->head != 1)
-			return "list head not constructed or destructed";
-		if (s->lock_key != BOX_LOCK_KEY(v->id))
-			return "list kfunc under the lock of another object";
+			return "special field of an object not owned";
+		if (v->off + off != box_off)
+			return what;
+		*key = BOX_LOCK_KEY(v->id);
+		*box = o;
 		return NULL;
 	}
 	if (!in)
-		return "list head not in a map value or box";
+		return what;
 	if (in->maybe_null)
 		return "map value may be NULL";
-	if (v->off + off != MVAL_HEAD_OFF)
-		return "list kfunc on no list head";
-	if (in->key != s->lock_key)
-		return "list kfunc under the lock of another element";
+	if (v->off + off != mval_off)
+		return what;
+	*key = in->key;
+	return NULL;
+}
+
+/* The list head at @v + @off is under the lock held. NULL if so, else why not. */
+static const char *head_err(struct state *s, struct val *v, int off)
+{
+	const char *why;
+	struct obj *box;
+	int key;
+
+	if (s->lock_key < 0)
+		return "list kfunc without the lock held";
+	why = field_holder(s, v, off, BOX_HEAD_OFF, MVAL_HEAD_OFF,
+			   "list kfunc on no list head", &key, &box);
+	if (why)
+		return why;
+	if (box && box->head != 1)
+		return "list head not constructed or destructed";
+	if (key != s->lock_key)
+		return "list kfunc under the lock of another element or object";
 	return NULL;
 }
 
 /* The key of the lock at @v + @off, or why there is none */
 static const char *lock_of(struct state *s, struct val *v, int off, int *key)
 {
-	struct inst *in = map_inst(s, v);
-	struct obj *o = live_obj(s, v);
+	const char *why;
+	struct obj *box;
 
-	if (o && o->box) {
-		if (o->maybe_null)
-			return "object may be NULL";
-		if (o->state != O_OWNED)
-			return "bpf_spin_lock in an object not owned";
-		if (v->off + off != BOX_LOCK_OFF)
-			return "bpf_spin_lock at a wrong offset";
-		if (!o->constructed)
-			return "bpf_spin_lock not constructed";
-		if (o->head == 2)
-			return "bpf_spin_lock of an object being destructed";
-		*key = BOX_LOCK_KEY(v->id);
-		return NULL;
-	}
-	if (!in)
-		return "bpf_spin_lock not in a map value or box";
-	if (in->maybe_null)
-		return "map value may be NULL";
-	if (v->off + off != MVAL_LOCK_OFF)
-		return "bpf_spin_lock at a wrong offset";
-	*key = in->key;
+	why = field_holder(s, v, off, BOX_LOCK_OFF, MVAL_LOCK_OFF, "no bpf_spin_lock there",
+			   key, &box);
+	if (why)
+		return why;
+	if (box && !box->constructed)
+		return "bpf_spin_lock not constructed";
+	if (box && box->head == 2)
+		return "bpf_spin_lock of an object being destructed";
 	return NULL;
 }
 
