@@ -660,8 +660,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		break;
 	case OP_LOOP:
 	case OP_EACH:
-		/* a callback runs zero, one or more times */
-		if (s->in_sub) {	/* the generator does not nest them */
+	case OP_CALL:
+		if (s->in_sub || s->nfr + 2 >= MAX_FRAMES) {	/* never generated nested */
 			w->too_many = true;
 			return;
 		}
@@ -669,10 +669,11 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			why = "call in a critical section";
 			break;
 		}
-		if (s->nfr + 2 >= MAX_FRAMES) {
-			w->too_many = true;
-			return;
+		if (op->kind == OP_CALL) {
+			enter_sub(w, s, op, 1);
+			break;
 		}
+		/* a callback runs zero, one or more times */
 		for (i = 0; i < 2; i++) {
 			struct state c = *s;
 
@@ -681,21 +682,6 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			fork_walk(w, &c);
 		}
 		enter_sub(w, s, op, 2);
-		break;
-	case OP_CALL:
-		if (s->in_sub) {
-			w->too_many = true;
-			return;
-		}
-		if (s->lock_key >= 0) {
-			why = "call in a critical section";
-			break;
-		}
-		if (s->nfr + 2 >= MAX_FRAMES) {
-			w->too_many = true;
-			return;
-		}
-		enter_sub(w, s, op, 1);
 		break;
 	case NR_OPS:	/* removed by the minimiser */
 		break;
