@@ -343,6 +343,19 @@ static const char *leave_sub(struct walk *w, struct state *s)
 	return NULL;
 }
 
+/* @a = a new owned object that may be NULL; false if the model is full */
+static bool new_obj(struct walk *w, struct state *s, struct val *a, bool box, bool whole,
+		    int off)
+{
+	if (s->nobj == MAX_OBJS) {
+		w->too_many = true;
+		return false;
+	}
+	s->obj[s->nobj] = (struct obj){ O_OWNED, true, whole, box, 0 };
+	*a = (struct val){ V_OBJ, s->nobj++, off };
+	return true;
+}
+
 static bool released(struct state *s, int v)
 {
 	struct obj *o = v >= 0 && v < NR_VARS ? live_obj(s, &s->var[v]) : NULL;
@@ -469,14 +482,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			why = "kfunc other than a list kfunc in a critical section";
 			break;
 		}
-		if (s->nobj == MAX_OBJS) {
-			w->too_many = true;
+		if (!new_obj(w, s, a, op->c != 0, false, 0))
 			return;
-		}
-		s->obj[s->nobj] = (struct obj){ O_OWNED, true, false, op->c != 0, 0 };
-		a->kind = V_OBJ;
-		a->id = s->nobj++;
-		a->off = 0;
 		break;
 	case OP_NODE_INIT:
 		if (s->lock_key >= 0)
@@ -544,14 +551,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			}
 			o->state = O_DEAD;	/* the map has it */
 		}
-		if (s->nobj == MAX_OBJS) {
-			w->too_many = true;
+		if (!new_obj(w, s, a, false, true, 0))
 			return;
-		}
-		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true, false, 0 };
-		a->kind = V_OBJ;
-		a->id = s->nobj++;
-		a->off = 0;
 		break;
 	case OP_LOCK_INIT:
 		if (!(why = box_err(s, a, "bpf_spin_lock_init on no lock"))) {
@@ -597,14 +598,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	case OP_POP:
 		if ((why = map_arith(w, s, op->b, op->off)) || (why = head_err(s, b, op->off)))
 			break;
-		if (s->nobj == MAX_OBJS) {
-			w->too_many = true;
+		if (!new_obj(w, s, a, false, true, ELEM_NODE_OFF))
 			return;
-		}
-		s->obj[s->nobj] = (struct obj){ O_OWNED, true, true, false, 0 };
-		a->kind = V_OBJ;
-		a->id = s->nobj++;
-		a->off = ELEM_NODE_OFF;
 		break;
 	case OP_CONTAINER:
 		/* arithmetic only: harmless on numbers and dead pointers */
