@@ -81,6 +81,10 @@ accel=$("$TOP/scripts/pick-accel.sh")
 serial=$LOGS/serial-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$serial")" "$LOGS/serial.log"
 ln -sfn "$serial" "$job/serial-console"
+# a fuzzer run gets its seconds on top of the guest's timeout
+if [ "$FUZZ_RUN_SECONDS" -gt 0 ]; then
+	QEMU_TIMEOUT=$((QEMU_TIMEOUT + FUZZ_RUN_SECONDS))
+fi
 log "booting ($accel, $QEMU_SMP vCPUs, ${QEMU_MEM} MiB, timeout ${QEMU_TIMEOUT}s; serial log: $serial)"
 start=$(date +%s)
 rc=0
