@@ -20,12 +20,18 @@ const char *const kfunc_names[NR_KFUNCS] = {
 	"bpf_spin_lock_init", "bpf_list_head_init", "bpf_list_head_fini",
 };
 
+const char *const prog_kind_names[NR_PROG_KINDS] = { "tc", "tc action", "xdp" };
+
+static const int prog_types[NR_PROG_KINDS] = {
+	BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_ACT, BPF_PROG_TYPE_XDP,
+};
+
 /* ---- BTF ------------------------------------------------------------- */
 
 struct btfw {
-	unsigned char types[1024];
+	unsigned char types[2048];
 	int tlen;
-	char strs[512];
+	char strs[1024];
 	int slen;
 	int ntypes;
 };
@@ -66,6 +72,23 @@ static void member(struct btfw *w, const char *name, int type_id, int bit_off)
 	put(w, &m, sizeof(m));
 }
 
+/* A global variable @name of type @type_id: its VAR type */
+static int var(struct btfw *w, const char *name, int type_id)
+{
+	__u32 linkage = BTF_VAR_GLOBAL_ALLOCATED;
+
+	type(w, name, BTF_KIND_VAR, 0, 0, type_id);
+	put(w, &linkage, sizeof(linkage));
+	return w->ntypes;
+}
+
+static void secinfo(struct btfw *w, int type_id, int off, int size)
+{
+	struct btf_var_secinfo v = { .type = type_id, .offset = off, .size = size };
+
+	put(w, &v, sizeof(v));
+}
+
 void emit_btf(struct image *im)
 {
 	struct btfw w = { .slen = 1 };
@@ -74,6 +97,7 @@ void emit_btf(struct image *im)
 	};
 	__u32 u;
 	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto, t_kptr;
+	int v_lock, v_head, v_kp;
 	struct btf_array arr;
 	struct btf_param prm;
 
@@ -122,6 +146,19 @@ void emit_btf(struct image *im)
 	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->box_type_id);
 	u = 3;		/* component: member "head" */
 	put(&w, &u, 4);
+	/* the global data map: a private data section with the variables
+	 * glock, ghead and gkp where struct mval has its members
+	 */
+	v_lock = var(&w, "glock", t_lock);
+	v_head = var(&w, "ghead", t_head);
+	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, v_head);
+	u = -1;		/* on the variable itself */
+	put(&w, &u, 4);
+	v_kp = var(&w, "gkp", t_kptr);
+	im->gdata_type_id = type(&w, ".bss.private", BTF_KIND_DATASEC, 3, 0, MVAL_SIZE);
+	secinfo(&w, v_lock, MVAL_LOCK_OFF, 4);
+	secinfo(&w, v_head, MVAL_HEAD_OFF, 16);
+	secinfo(&w, v_kp, MVAL_KPTR_OFF, 8);
 	t_ptr = type(&w, "", BTF_KIND_PTR, 0, 0, 0);
 	t_proto = type(&w, "", BTF_KIND_FUNC_PROTO, 1, 0, t_u32);
 	prm = (struct btf_param){ .name_off = str(&w, "ctx"), .type = t_ptr };
@@ -255,7 +292,7 @@ static int size_code(int size)
 
 struct ectx {
 	struct image *im;
-	int map_fd;
+	const struct maps *maps;
 	const int *ids;
 	/* subprograms to emit after main, and the instructions to patch */
 	const struct op *sub[MAX_SUBS];
@@ -284,6 +321,17 @@ static void ld_func(struct ectx *e, const struct op *op, int dst)
 
 static void emit_block(struct ectx *e, const struct block *b);
 
+/* r = the context of a call: &t1 of the main program, wherever it runs */
+static void ctx_arg(struct image *im, int dst)
+{
+	if (in_sub) {
+		ins(im, BPF_LDX | BPF_MEM | BPF_DW, dst, FP, SLOT_CTX, 0);
+	} else {
+		mov_reg(im, dst, FP);
+		add_imm(im, dst, -16);
+	}
+}
+
 static void emit_op(struct ectx *e, const struct op *op)
 {
 	struct image *im = e->im;
@@ -291,9 +339,36 @@ static void emit_op(struct ectx *e, const struct op *op)
 
 	switch (op->kind) {
 	case OP_LOOKUP:
-		ins(im, BPF_ST | BPF_MEM | BPF_W, FP, 0, SLOT_KEY, op->b);
-		ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0, e->map_fd);
-		ins(im, 0, 0, 0, 0, 0);
+		if (op->b == KEY_GLOBAL) {
+			/* r0 = &glock: the value of the global data map */
+			ins(im, BPF_LD | BPF_IMM | BPF_DW, R0, BPF_PSEUDO_MAP_VALUE, 0,
+			    e->maps->global);
+			ins(im, 0, 0, 0, 0, 0);
+			store_var(im, op->a, R0);
+			break;
+		}
+		if (op->b >= KEY_INNER) {
+			/* r1 = the inner map; if none: the body, which leaves */
+			ins(im, BPF_ST | BPF_MEM | BPF_W, FP, 0, SLOT_KEY, 0);
+			ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0,
+			    e->maps->outer);
+			ins(im, 0, 0, 0, 0, 0);
+			mov_reg(im, R2, FP);
+			add_imm(im, R2, SLOT_KEY);
+			call_helper(im, BPF_FUNC_map_lookup_elem);
+			at = im->n;
+			ins(im, BPF_JMP | BPF_JNE | BPF_K, R0, 0, 0, 0);
+			if (op->body)
+				emit_block(e, op->body);
+			im->insn[at].off = im->n - at - 1;
+			mov_reg(im, R1, R0);
+		} else {
+			ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0,
+			    e->maps->array);
+			ins(im, 0, 0, 0, 0, 0);
+		}
+		ins(im, BPF_ST | BPF_MEM | BPF_W, FP, 0, SLOT_KEY,
+		    op->b >= KEY_INNER ? op->b - KEY_INNER : op->b);
 		mov_reg(im, R2, FP);
 		add_imm(im, R2, SLOT_KEY);
 		call_helper(im, BPF_FUNC_map_lookup_elem);
@@ -403,24 +478,21 @@ static void emit_op(struct ectx *e, const struct op *op)
 		ins(im, BPF_LDX | BPF_MEM | BPF_DW, R1, FP, SLOT_RAND, 0);
 		ins(im, BPF_ALU64 | BPF_MOD | BPF_K, R1, 0, 0, 3);
 		ld_func(e, op, R2);
-		mov_reg(im, BPF_REG_3, FP);
-		add_imm(im, BPF_REG_3, -16);
+		ctx_arg(im, BPF_REG_3);
 		mov_imm(im, BPF_REG_4, 0);
 		call_helper(im, BPF_FUNC_loop);
 		break;
 	case OP_EACH:
-		ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0, e->map_fd);
+		ins(im, BPF_LD | BPF_IMM | BPF_DW, R1, BPF_PSEUDO_MAP_FD, 0, e->maps->array);
 		ins(im, 0, 0, 0, 0, 0);
 		ld_func(e, op, R2);
-		mov_reg(im, BPF_REG_3, FP);
-		add_imm(im, BPF_REG_3, -16);
+		ctx_arg(im, BPF_REG_3);
 		mov_imm(im, BPF_REG_4, 0);
 		call_helper(im, BPF_FUNC_for_each_map_elem);
 		break;
 	case OP_CALL:
 		mov_imm(im, R1, 0);
-		mov_reg(im, R2, FP);
-		add_imm(im, R2, -16);
+		ctx_arg(im, R2);
 		sub_site(e, op);
 		ins(im, BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0);
 		break;
@@ -470,15 +542,25 @@ static void emit_subs(struct ectx *e)
 	in_sub = false;
 }
 
-void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kfunc_ids)
+void emit_prog(struct image *im, const struct prog *p, const struct maps *maps,
+	       const int *kfunc_ids)
 {
-	struct ectx e = { .im = im, .map_fd = map_fd, .ids = kfunc_ids };
+	static const struct maps none = { -1, -1, -1 };
+	struct ectx e = { .im = im, .maps = maps ? maps : &none, .ids = kfunc_ids };
 	int v;
 
 	im->n = 0;
 	im->overflow = 0;
-	/* a number the verifier cannot know: the packet length times a mix */
-	ins(im, BPF_LDX | BPF_MEM | BPF_W, R2, R1, offsetof(struct __sk_buff, len), 0);
+	im->prog_type = prog_types[p->kind];
+	/* a number the verifier cannot know: the packet length times a mix
+	 * (tc), a random number (XDP: its context has no length)
+	 */
+	if (p->kind == PT_XDP) {
+		call_helper(im, BPF_FUNC_get_prandom_u32);
+		mov_reg(im, R2, R0);
+	} else {
+		ins(im, BPF_LDX | BPF_MEM | BPF_W, R2, R1, offsetof(struct __sk_buff, len), 0);
+	}
 	ins(im, BPF_ALU64 | BPF_MUL | BPF_K, R2, 0, 0, 0x9e3779b1);
 	ins(im, BPF_STX | BPF_MEM | BPF_DW, FP, R2, SLOT_RAND, 0);
 	for (v = 0; v < NR_VARS; v++) {
@@ -536,6 +618,10 @@ void print_insns(const struct image *im, FILE *f)
 		fprintf(f, "%4d: ", i);
 		if (x->code == (BPF_LD | BPF_IMM | BPF_DW) && x->src_reg == BPF_PSEUDO_FUNC) {
 			fprintf(f, "r%d = subprog[%d] ll\n", x->dst_reg, i + x->imm + 1);
+			i++;
+		} else if (x->code == (BPF_LD | BPF_IMM | BPF_DW) &&
+			   x->src_reg == BPF_PSEUDO_MAP_VALUE) {
+			fprintf(f, "r%d = map_value[fd %d] + %d ll\n", x->dst_reg, x->imm, x[1].imm);
 			i++;
 		} else if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			fprintf(f, "r%d = map[fd %d] ll\n", x->dst_reg, x->imm);

@@ -20,16 +20,26 @@ struct image {
 	int n;
 	int overflow;
 	/* program BTF */
-	unsigned char btf[2048];
+	unsigned char btf[4096];
 	int btf_len;
 	int elem_type_id, box_type_id, mval_type_id, key_type_id, func_type_id, sub_type_id;
+	int gdata_type_id;	/* the DATASEC of the global data map */
+	int prog_type;		/* BPF_PROG_TYPE_* */
 	/* first instruction of each subprogram (for func_info) */
 	int sub_off[MAX_SUBS];
 	int nsubs;
 };
 
+/* The maps a program uses (file descriptors) */
+struct maps {
+	int array;	/* BPF_MAP_TYPE_ARRAY of struct mval, NR_KEYS entries */
+	int outer;	/* BPF_MAP_TYPE_ARRAY_OF_MAPS, entry 0: such an array */
+	int global;	/* global data: one value, a DATASEC laid out as struct mval */
+};
+
 void emit_btf(struct image *im);
-void emit_prog(struct image *im, const struct prog *p, int map_fd, const int *kfunc_ids);
+void emit_prog(struct image *im, const struct prog *p, const struct maps *maps,
+	       const int *kfunc_ids);
 void print_insns(const struct image *im, FILE *f);
 
 #endif

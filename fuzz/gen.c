@@ -31,6 +31,18 @@ static bool chance(int percent)
 	return pick(100) < percent;
 }
 
+/* A map value to look up: the array map's, an inner map's or the global */
+static int pick_key(void)
+{
+	int r = pick(100);
+
+	if (r < 55)
+		return pick(NR_KEYS);
+	if (r < 80)
+		return KEY_INNER + pick(NR_KEYS);
+	return KEY_GLOBAL;
+}
+
 enum bkind { B_NONE, B_MAP, B_OBJ };
 
 struct belief {
@@ -44,6 +56,7 @@ struct belief {
 	bool frozen[NR_VARS];		/* not to be touched (in a branch arm) */
 	bool caller[NR_VARS];		/* in a subprogram: the caller's T0/T1 */
 	bool in_sub;
+	int nest;			/* subprograms this one is called from */
 	int lock;			/* var whose lock is held, -1 */
 	int depth;			/* IF nesting */
 };
@@ -269,6 +282,7 @@ static void gen_call(struct block *b, struct belief *s)
 	memset(&c, 0, sizeof(c));
 	c.lock = -1;
 	c.in_sub = true;
+	c.nest = s->nest + 1;
 	c.depth = s->depth;
 	for (v = T0; v <= T1; v++) {
 		c.kind[v] = s->kind[v];
@@ -337,8 +351,13 @@ static void gen_op(struct block *b, struct belief *s)
 			op.body = block_new();
 			emit(op.body, OP_EXIT, 0, 0, 0);
 		}
-		if (op.kind == OP_LOOKUP)
-			op.b = pick(NR_KEYS);
+		if (op.kind == OP_LOOKUP) {
+			op.b = pick_key();
+			if (op.b >= KEY_INNER && op.b != KEY_GLOBAL) {
+				op.body = block_new();
+				emit(op.body, OP_EXIT, 0, 0, 0);
+			}
+		}
 		if (op.kind == OP_EXIT)
 			op.kind = OP_LOAD;
 		block_push(b, op);
@@ -392,10 +411,22 @@ static void gen_op(struct block *b, struct belief *s)
 	}
 
 	if (r < 15 && (v = free_var(s, false)) >= 0) {
-		emit(b, OP_LOOKUP, v, pick(NR_KEYS), 0);
+		struct op op = { .kind = OP_LOOKUP, .a = v, .b = pick_key() };
+		int key = op.b;
+
+		if (key >= KEY_INNER && key != KEY_GLOBAL) {
+			/* if (!inner_map) { cleanup; exit } */
+			struct belief t = *s;
+
+			op.body = block_new();
+			if (!wild_rate || !chance(2))
+				cleanup(op.body, &t, -1);
+			emit(op.body, OP_EXIT, 0, 0, 0);
+		}
+		block_push(b, op);
 		s->kind[v] = B_MAP;
-		s->maybe_null[v] = true;
-		if (chance(95))
+		s->maybe_null[v] = key != KEY_GLOBAL;
+		if (s->maybe_null[v] ? chance(95) : chance(10))
 			nullchk(b, s, v);
 	} else if (r < 30 && (v = free_var(s, true)) >= 0) {
 		s->box[v] = chance(30);
@@ -452,7 +483,7 @@ static void gen_op(struct block *b, struct belief *s)
 		/* two names, one object: the old name is given up */
 		if (s->kind[w] == B_OBJ)
 			s->kind[w] = B_NONE;
-	} else if (r >= 82 && r < 86 && !s->in_sub) {
+	} else if (r >= 82 && r < 86 && (!s->in_sub || (s->nest < MAX_NEST && chance(40)))) {
 		gen_call(b, s);
 	} else if (r >= 86 && r < 89 && (w = var_of(s, B_MAP, true)) >= 0 &&
 		   (((v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] && !s->box[v] &&
@@ -520,4 +551,5 @@ void gen_prog(struct prog *p, uint64_t seed)
 	if (!chance(3))
 		cleanup(p->main, &s, -1);
 	emit(p->main, OP_EXIT, 0, 0, 0);
+	p->kind = (enum prog_kind[]){ PT_TC, PT_TC, PT_TC_ACTION, PT_XDP }[pick(4)];
 }

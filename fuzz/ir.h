@@ -21,7 +21,9 @@
 enum var { O0, O1, M0, M1, T0, T1, NR_VARS };
 
 enum op_kind {
-	OP_LOOKUP,	/* v = bpf_map_lookup_elem(&map, &key)	(a: v, b: key) */
+	OP_LOOKUP,	/* v = a map value			(a: v, b: key, see KEY_*;
+			 * an inner map's: body if the array of maps has none)
+			 */
 	OP_NULLCHK,	/* if (!v) { cleanup; exit }		(a: v, body: cleanup) */
 	OP_ALLOC,	/* v = bpf_kptr_alloc(elem or box, 0)	(a: v, c: 1 box) */
 	OP_NODE_INIT,	/* bpf_list_node_init(&v->node)		(a: v) */
@@ -43,8 +45,9 @@ enum op_kind {
 	OP_EXIT,	/* r0 = 0; exit (from a subprogram: return) */
 	/*
 	 * Calls of a subprogram (body).  Its O0..M1 are its own registers,
-	 * zero at entry; T0/T1 are the caller's stack slots, reached through
-	 * the context pointer.  Not under the lock, not nested.
+	 * zero at entry; T0/T1 are the main program's stack slots, reached
+	 * through the context pointer (passed on by nested calls).  Not
+	 * under the lock; at most MAX_NEST deep.
 	 */
 	OP_LOOP,	/* bpf_loop(rand % 3, body, &t1, 0): body runs 0..2 times */
 	OP_EACH,	/* bpf_for_each_map_elem(&map, body, &t1, 0): M0 = an element */
@@ -81,11 +84,29 @@ struct block {
 #define BOX_LOCK_OFF	8
 #define BOX_HEAD_OFF	16
 #define NR_KEYS		2	/* array map entries */
+/*
+ * The map values a lookup reaches, by key: 0..NR_KEYS-1 the array map's
+ * (bpf_map_lookup_elem), KEY_INNER + k the inner map's under an array of
+ * maps (two lookups, either NULL), KEY_GLOBAL the global data map's one
+ * value (a variable of a private data section: ld_imm64, never NULL).
+ * All have the layout of struct mval.
+ */
+#define KEY_INNER	NR_KEYS
+#define KEY_GLOBAL	(2 * NR_KEYS)
+#define NR_LOOKUP_KEYS	(KEY_GLOBAL + 1)
 #define MAX_SUBS	32	/* subprograms of one program */
+#define MAX_NEST	2	/* subprograms running at once */
+
+/* The program types that may call the series' kfuncs and run by
+ * BPF_PROG_TEST_RUN with a packet: the rules are the same for all three
+ */
+enum prog_kind { PT_TC, PT_TC_ACTION, PT_XDP, NR_PROG_KINDS };
+extern const char *const prog_kind_names[NR_PROG_KINDS];
 
 struct prog {
 	struct block *main;
 	uint64_t seed;
+	enum prog_kind kind;
 };
 
 struct block *block_new(void);

@@ -31,20 +31,70 @@ int load_btf(const struct image *im, char *log, int log_len)
 	return sys_bpf(BPF_BTF_LOAD, &a);
 }
 
-int create_map(const struct image *im, int btf_fd)
+static int create_map(const struct image *im, const char *name, int type, int value_type_id,
+		      int value_size, int max_entries, int btf_fd, int inner_fd)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.map_type = type;
 	a.key_size = 4;
-	a.value_size = MVAL_SIZE;
-	a.max_entries = NR_KEYS;
-	a.btf_fd = btf_fd;
-	a.btf_key_type_id = im->key_type_id;
-	a.btf_value_type_id = im->mval_type_id;
-	strcpy(a.map_name, "fuzz_lists");
+	a.value_size = value_size;
+	a.max_entries = max_entries;
+	if (value_type_id) {
+		a.btf_fd = btf_fd;
+		a.btf_key_type_id = im->key_type_id;
+		a.btf_value_type_id = value_type_id;
+	}
+	a.inner_map_fd = inner_fd;
+	strncpy(a.map_name, name, sizeof(a.map_name) - 1);
 	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+void close_maps(struct maps *m)
+{
+	if (m->array >= 0)
+		close(m->array);	/* frees what its lists still hold */
+	if (m->outer >= 0)
+		close(m->outer);	/* and with it its inner map */
+	if (m->global >= 0)
+		close(m->global);
+	m->array = m->outer = m->global = -1;
+}
+
+int create_maps(const struct image *im, int btf_fd, struct maps *m)
+{
+	union bpf_attr a;
+	int inner, zero = 0, err;
+
+	close_maps(m);
+	m->array = create_map(im, "fuzz_lists", BPF_MAP_TYPE_ARRAY, im->mval_type_id, MVAL_SIZE,
+			      NR_KEYS, btf_fd, 0);
+	inner = create_map(im, "fuzz_inner", BPF_MAP_TYPE_ARRAY, im->mval_type_id, MVAL_SIZE,
+			   NR_KEYS, btf_fd, 0);
+	if (inner >= 0)
+		m->outer = create_map(im, "fuzz_outer", BPF_MAP_TYPE_ARRAY_OF_MAPS, 0, 4, 1, btf_fd,
+				      inner);
+	m->global = create_map(im, ".bss.private", BPF_MAP_TYPE_ARRAY, im->gdata_type_id,
+			       MVAL_SIZE, 1, btf_fd, 0);
+	err = m->array < 0 || inner < 0 || m->outer < 0 || m->global < 0;
+	if (!err) {
+		memset(&a, 0, sizeof(a));
+		a.map_fd = m->outer;
+		a.key = (unsigned long)&zero;
+		a.value = (unsigned long)&inner;
+		err = sys_bpf(BPF_MAP_UPDATE_ELEM, &a) < 0;
+	}
+	if (inner >= 0)
+		close(inner);	/* the outer map holds it */
+	if (err) {
+		int e = errno;
+
+		close_maps(m);
+		errno = e;
+		return -1;
+	}
+	return 0;
 }
 
 int load_prog(const struct image *im, int btf_fd, char *log, int log_len)
@@ -57,7 +107,7 @@ int load_prog(const struct image *im, int btf_fd, char *log, int log_len)
 		fi[1 + i] = (struct bpf_func_info){ im->sub_off[i], im->sub_type_id };
 
 	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_SCHED_CLS;
+	a.prog_type = im->prog_type;
 	a.insns = (unsigned long)im->insn;
 	a.insn_cnt = im->n;
 	a.license = (unsigned long)"GPL";
@@ -65,6 +115,8 @@ int load_prog(const struct image *im, int btf_fd, char *log, int log_len)
 	a.func_info = (unsigned long)fi;
 	a.func_info_cnt = 1 + im->nsubs;
 	a.func_info_rec_size = sizeof(fi[0]);
+	if (im->prog_type == BPF_PROG_TYPE_XDP)
+		a.expected_attach_type = BPF_XDP;
 	if (log) {
 		log[0] = 0;
 		a.log_buf = (unsigned long)log;

@@ -49,7 +49,7 @@ static int cmd_print(uint64_t seed)
 	printf("model (CAP_BPF): %s%s%s\n", v2 == 0 ? "safe" : v2 > 0 ? "unsafe" : "unknown",
 	       v2 ? ": " : "", r2);
 	emit_btf(&im);
-	emit_prog(&im, &p, -1, NULL);
+	emit_prog(&im, &p, NULL, NULL);
 	print_insns(&im, stdout);
 	prog_free(&p);
 	return 0;
@@ -87,10 +87,12 @@ static int cmd_model(uint64_t seed, long count)
 struct run {
 	int kfunc_ids[NR_KFUNCS];
 	struct image im;
-	int btf_fd, map_fd, nmap;
+	int btf_fd;
+	struct maps maps;
 	bool unpriv;
 	const char *dir;
 	long generated, accepted, rejected, findings, fuzzer_bugs, gaps, unknown, runs;
+	long run_errors;			/* BPF_PROG_TEST_RUN failures: fuzzer bugs */
 	long with_calls, calls_accepted;	/* programs with a callback/subprogram */
 	double first_finding;			/* seconds to the first finding */
 };
@@ -143,7 +145,7 @@ static const char *last_line(char *log)
 
 static int load(struct run *r, const struct prog *p, char *log, int log_len)
 {
-	emit_prog(&r->im, p, r->map_fd, r->kfunc_ids);
+	emit_prog(&r->im, p, &r->maps, r->kfunc_ids);
 	if (r->im.overflow)
 		return -E2BIG;
 	return load_prog(&r->im, r->btf_fd, log, log_len);
@@ -232,7 +234,7 @@ static void save_finding(struct run *r, struct prog *p, const char *kind, const 
 		fprintf(f, "verifier: %s\n", log);
 	fprintf(f, "\n");
 	print_prog(p, f);
-	emit_prog(&r->im, p, r->map_fd, r->kfunc_ids);
+	emit_prog(&r->im, p, &r->maps, r->kfunc_ids);
 	fprintf(f, "\n");
 	print_insns(&r->im, f);
 	fprintf(f, "\ninsns:");
@@ -249,6 +251,7 @@ static void save_finding(struct run *r, struct prog *p, const char *kind, const 
 struct runner_arg {
 	int fd, n;
 	unsigned int seed;
+	int failed;		/* BPF_PROG_TEST_RUN calls that returned an error */
 };
 
 static void *run_thread(void *p)
@@ -261,19 +264,21 @@ static void *run_thread(void *p)
 		int len = 14 + rand_r(&a->seed) % 200;
 
 		memset(pkt, rand_r(&a->seed), sizeof(pkt));
-		test_run(a->fd, pkt, len, 1, NULL);
+		if (test_run(a->fd, pkt, len, 1, NULL))
+			a->failed++;
 	}
 	return NULL;
 }
 
 static void exercise(struct run *r, int fd, uint64_t seed)
 {
-	struct runner_arg a[2] = { { fd, 4, (unsigned int)seed }, { fd, 50, (unsigned int)seed * 3 } };
+	struct runner_arg a[2] = { { fd, 4, (unsigned int)seed, 0 }, { fd, 50, (unsigned int)seed * 3, 0 } };
 	pthread_t t[2];
 
 	if (seed % 8) {
 		run_thread(&a[0]);
 		r->runs += a[0].n;
+		r->run_errors += a[0].failed;
 		return;
 	}
 	/* every eighth program from two CPUs at once */
@@ -283,14 +288,12 @@ static void exercise(struct run *r, int fd, uint64_t seed)
 	pthread_join(t[0], NULL);
 	pthread_join(t[1], NULL);
 	r->runs += 100;
+	r->run_errors += a[0].failed + a[1].failed;
 }
 
 static int new_map(struct run *r)
 {
-	if (r->map_fd >= 0)
-		close(r->map_fd);	/* frees what its lists still hold */
-	r->map_fd = create_map(&r->im, r->btf_fd);
-	return r->map_fd;
+	return create_maps(&r->im, r->btf_fd, &r->maps);
 }
 
 static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, bool stop)
@@ -303,7 +306,7 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 
 	r.dir = dir;
 	r.unpriv = unpriv;
-	r.map_fd = -1;
+	r.maps = (struct maps){ -1, -1, -1 };
 	if (find_kfuncs(r.kfunc_ids, err, sizeof(err))) {
 		fprintf(stderr, "bpf_fuzz: %s\n", err);
 		return 2;
@@ -393,11 +396,12 @@ static int cmd_run(uint64_t seed, double seconds, const char *dir, bool unpriv, 
 	printf("fuzz-summary privileges=%s seed=%llu generated=%ld accepted=%ld rejected=%ld "
 	       "per_second=%.1f soundness=%ld fuzzer_bugs=%ld completeness_gaps=%ld "
 	       "model_unknown=%ld test_runs=%ld seconds=%.0f with_calls=%ld calls_accepted=%ld "
-	       "first_finding_seconds=%.0f\n",
+	       "first_finding_seconds=%.0f test_run_errors=%ld\n",
 	       unpriv ? "cap_bpf" : "root", (unsigned long long)seed, r.generated, r.accepted,
 	       r.rejected, r.generated / el, r.findings, r.fuzzer_bugs, r.gaps, r.unknown, r.runs,
-	       el, r.with_calls, r.calls_accepted, r.findings ? r.first_finding : -1.0);
-	return r.findings || r.fuzzer_bugs ? 1 : 0;
+	       el, r.with_calls, r.calls_accepted, r.findings ? r.first_finding : -1.0,
+	       r.run_errors);
+	return r.findings || r.fuzzer_bugs || r.run_errors ? 1 : 0;
 }
 
 int main(int argc, char **argv)

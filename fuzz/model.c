@@ -60,9 +60,13 @@ struct state {
 	int lock_key;		/* -1: no lock held */
 	struct frame fr[MAX_FRAMES];
 	int nfr;
-	struct cframe cf;
-	bool in_sub;
+	struct cframe cf[MAX_NEST];	/* the subprograms running, innermost last */
+	int ncf;
 };
+
+/* The innermost subprogram running; in_sub(): is one running */
+#define top_cf(s)	(&(s)->cf[(s)->ncf - 1])
+#define in_sub(s)	((s)->ncf > 0)
 
 struct walk {
 	bool allow_ptr_leaks;
@@ -304,7 +308,7 @@ static void start_run(struct walk *w, struct state *s)
 
 	for (v = O0; v < T0; v++)
 		s->var[v] = (struct val){ V_ZERO };
-	if (s->cf.op->kind == OP_EACH) {
+	if (top_cf(s)->op->kind == OP_EACH) {
 		/* some element, which one is not known: an identity of its own */
 		if (s->ninst == MAX_INST) {
 			w->too_many = true;
@@ -313,33 +317,36 @@ static void start_run(struct walk *w, struct state *s)
 		s->inst[s->ninst] = (struct inst){ .key = 100 + s->ninst };
 		s->var[M0] = (struct val){ V_MAP, s->ninst++, 0 };
 	}
-	s->fr[s->nfr].b = s->cf.op->body;
+	s->fr[s->nfr].b = top_cf(s)->op->body;
 	s->fr[s->nfr++].i = 0;
 }
 
 static void enter_sub(struct walk *w, struct state *s, const struct op *op, int runs)
 {
-	s->in_sub = true;
-	s->cf.op = op;
-	s->cf.base = s->nfr;
-	s->cf.runs_left = runs - 1;
-	memcpy(s->cf.saved, s->var, sizeof(s->cf.saved));
+	struct cframe *cf = &s->cf[s->ncf++];
+
+	cf->op = op;
+	cf->base = s->nfr;
+	cf->runs_left = runs - 1;
+	memcpy(cf->saved, s->var, sizeof(cf->saved));
 	start_run(w, s);
 }
 
 /* The subprogram returned: run it again or give the caller its registers */
 static const char *leave_sub(struct walk *w, struct state *s)
 {
+	struct cframe *cf = top_cf(s);
+
 	if (s->lock_key >= 0)
 		return "subprogram returns with a bpf_spin_lock held";
-	s->nfr = s->cf.base;
-	if (s->cf.runs_left > 0) {
-		s->cf.runs_left--;
+	s->nfr = cf->base;
+	if (cf->runs_left > 0) {
+		cf->runs_left--;
 		start_run(w, s);
 		return NULL;
 	}
-	memcpy(s->var, s->cf.saved, sizeof(s->cf.saved));
-	s->in_sub = false;
+	memcpy(s->var, cf->saved, sizeof(cf->saved));
+	s->ncf--;
 	return NULL;
 }
 
@@ -432,9 +439,22 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			w->too_many = true;
 			return;
 		}
+		if (op->body) {
+			/* no inner map: the body, which leaves */
+			struct state c = *s;
+
+			if (c.nfr == MAX_FRAMES) {
+				w->too_many = true;
+				return;
+			}
+			c.fr[c.nfr].b = op->body;
+			c.fr[c.nfr++].i = 0;
+			fork_walk(w, &c);
+		}
 		in = &s->inst[s->ninst];
 		in->key = op->b;
-		in->maybe_null = true;
+		/* the address of a global is never NULL */
+		in->maybe_null = op->b != KEY_GLOBAL;
 		in->null = false;
 		a->kind = V_MAP;
 		a->id = s->ninst++;
@@ -646,7 +666,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		break;
 	}
 	case OP_EXIT:
-		if (s->in_sub) {
+		if (in_sub(s)) {
 			why = leave_sub(w, s);
 			break;
 		}
@@ -656,7 +676,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	case OP_LOOP:
 	case OP_EACH:
 	case OP_CALL:
-		if (s->in_sub || s->nfr + 2 >= MAX_FRAMES) {	/* never generated nested */
+		if (s->ncf == MAX_NEST || s->nfr + 2 >= MAX_FRAMES) {	/* never generated */
 			w->too_many = true;
 			return;
 		}
@@ -753,16 +773,16 @@ static uint64_t state_hash(const struct state *s)
 	static struct canon c;
 	uint64_t h = 1;
 	bool leak = false;
-	int i;
+	int i, n;
 
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < NR_VARS; i++)
 		h = val_hash(s, &c, h, &s->var[i]);
-	if (s->in_sub) {
+	for (n = 0; n < s->ncf; n++) {
 		for (i = O0; i < T0; i++)
-			h = val_hash(s, &c, h, &s->cf.saved[i]);
-		h = mix(h, (uintptr_t)s->cf.op ^ (uint64_t)s->cf.base << 48 ^
-			(uint64_t)s->cf.runs_left << 56);
+			h = val_hash(s, &c, h, &s->cf[n].saved[i]);
+		h = mix(h, (uintptr_t)s->cf[n].op ^ (uint64_t)s->cf[n].base << 48 ^
+			(uint64_t)s->cf[n].runs_left << 56);
 	}
 	for (i = 0; i < s->nobj; i++)
 		if (!c.obj[i] && s->obj[i].state == O_OWNED)
@@ -770,7 +790,7 @@ static uint64_t state_hash(const struct state *s)
 	h = mix(h, (s->lock_key < 0 ? 0 : s->lock_key >= 1000 ?
 		    (c.obj[s->lock_key - 1000] ? 5000 + c.obj[s->lock_key - 1000] : 9999) :
 		    canon_key(&c, s->lock_key) + 1) | (uint64_t)leak << 16 |
-		s->in_sub << 24);
+		(uint64_t)s->ncf << 24);
 	for (i = 0; i < s->nfr; i++)
 		h = mix(h, (uintptr_t)s->fr[i].b ^ (uint64_t)s->fr[i].i << 48);
 	return h;
@@ -811,7 +831,7 @@ static void walk(struct walk *w, struct state *s)
 			s->nfr--;
 			if (!s->nfr)
 				verdict(w, "falls off the end of the program", NULL);
-			else if (s->in_sub && s->nfr == s->cf.base)
+			else if (in_sub(s) && s->nfr == top_cf(s)->base)
 				verdict(w, "falls off the end of a subprogram", NULL);
 			continue;
 		}

@@ -21,7 +21,17 @@ static void print_block(const struct block *b, FILE *f, int ind)
 		fprintf(f, "%*s", ind * 2, "");
 		switch (op->kind) {
 		case OP_LOOKUP:
-			fprintf(f, "%s = map_lookup(key %d)\n", vn(op->a), op->b);
+			if (op->b == KEY_GLOBAL)
+				fprintf(f, "%s = &global\n", vn(op->a));
+			else if (op->b >= KEY_INNER) {
+				fprintf(f, "if (!(inner = map_lookup(&outer, 0))) {\n");
+				if (op->body)
+					print_block(op->body, f, ind + 1);
+				fprintf(f, "%*s}\n%*s%s = map_lookup(inner, key %d)\n", ind * 2, "",
+					ind * 2, "", vn(op->a), op->b - KEY_INNER);
+			}
+			else
+				fprintf(f, "%s = map_lookup(key %d)\n", vn(op->a), op->b);
 			break;
 		case OP_NULLCHK:
 			fprintf(f, "if (!%s) {\n", vn(op->a));
@@ -106,7 +116,7 @@ static void print_block(const struct block *b, FILE *f, int ind)
 
 void print_prog(const struct prog *p, FILE *f)
 {
-	fprintf(f, "/* seed %llu; o0 r6, o1 r7, m0 r8, m1 r9, t0 fp-8, t1 fp-16 */\n",
-		(unsigned long long)p->seed);
+	fprintf(f, "/* seed %llu, %s; o0 r6, o1 r7, m0 r8, m1 r9, t0 fp-8, t1 fp-16 */\n",
+		(unsigned long long)p->seed, prog_kind_names[p->kind]);
 	print_block(p->main, f, 0);
 }

@@ -2,7 +2,8 @@
 # judge-fuzz.sh JOBDIR RESULTS: the fuzzer's verdicts as counted checks.
 # Per privilege level: it finished (else the seed of the program it was on
 # is named), no soundness finding (the verifier accepted a program the
-# model calls unsafe), no fuzzer bug (a malformed program).  Completeness
+# model calls unsafe), no fuzzer bug (a malformed program, a test run
+# that failed).  Completeness
 # gaps are counted, not failed.  Findings are copied to $BUILD/fuzz/findings.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -37,9 +38,11 @@ for priv in ${FUZZ_PRIVS:-root unpriv}; do
 	else
 		fail "fuzz $priv" "$(get soundness) programs accepted that the model calls unsafe (reproducers: $out)"
 	fi
-	if [ "$(get fuzzer_bugs)" = 0 ]; then
-		pass "fuzz $priv: no malformed program"
-	else
+	if [ "$(get fuzzer_bugs)" != 0 ]; then
 		fail "fuzz $priv" "$(get fuzzer_bugs) malformed programs: a generator bug, not a verifier finding ($out/fuzzer-bug-*)"
+	elif [ "$(get test_run_errors)" != 0 ]; then
+		fail "fuzz $priv" "$(get test_run_errors) BPF_PROG_TEST_RUN calls failed: a runner bug ($LOGS/fuzz-$priv.log)"
+	else
+		pass "fuzz $priv: no malformed program, every test run ran ($(get test_runs))"
 	fi
 done
