@@ -31,15 +31,23 @@ static bool chance(int percent)
 	return pick(100) < percent;
 }
 
-/* A map value to look up: the array map's, an inner map's or the global */
+/* The map most lookups of a program go to: 0 the array map, KEY_INNER
+ * the inner map.  Two values of one map on two paths that join are what
+ * state pruning must tell apart.
+ */
+static int home_map;
+
+/* A map value to look up: mostly of the home map, else of the other map
+ * or the global
+ */
 static int pick_key(void)
 {
 	int r = pick(100);
 
-	if (r < 55)
-		return pick(NR_KEYS);
 	if (r < 80)
-		return KEY_INNER + pick(NR_KEYS);
+		return home_map + pick(NR_KEYS);
+	if (r < 90)
+		return (KEY_INNER - home_map) + pick(NR_KEYS);
 	return KEY_GLOBAL;
 }
 
@@ -546,6 +554,7 @@ void gen_prog(struct prog *p, uint64_t seed)
 	rng = seed;
 	p->seed = seed;
 	wild_rate = (int[]){ 0, 0, 0, 1, 3 }[pick(5)];
+	home_map = chance(70) ? 0 : KEY_INNER;
 	p->main = block_new();
 	gen_block(p->main, &s, 4 + pick(20));
 	if (!chance(3))
