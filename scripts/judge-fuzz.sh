@@ -40,7 +40,7 @@ for priv in ${FUZZ_PRIVS:-root unpriv}; do
 	fi
 	if [ "$(get fuzzer_bugs)" != 0 ]; then
 		fail "fuzz $priv" "$(get fuzzer_bugs) malformed programs: a generator bug, not a verifier finding ($out/fuzzer-bug-*)"
-	elif [ "$(get test_run_errors)" != 0 ]; then
+	elif [ "$(get test_run_errors)" != "" ] && [ "$(get test_run_errors)" != 0 ]; then
 		fail "fuzz $priv" "$(get test_run_errors) BPF_PROG_TEST_RUN calls failed: a runner bug ($LOGS/fuzz-$priv.log)"
 	else
 		pass "fuzz $priv: no malformed program, every test run ran ($(get test_runs))"

@@ -404,7 +404,12 @@ judge_fuzz_names_findings_and_hangs()
 	expect_in "FAIL fuzz root: 1 programs accepted that the model calls unsafe" "$res" &&
 		expect_in "PASS fuzz root: no malformed program" "$res" &&
 		expect_in "FAIL fuzz unpriv: did not finish (last program: seed 77" "$res" &&
-		[ -f "$top/build/fuzz/findings/soundness-3.txt" ]
+		[ -f "$top/build/fuzz/findings/soundness-3.txt" ] || return 1
+	# a test run that failed is a runner bug
+	echo "fuzz-summary privileges=root seed=1 generated=10 accepted=4 rejected=6 per_second=1.0 soundness=0 fuzzer_bugs=0 completeness_gaps=0 model_unknown=0 test_runs=8 seconds=10 test_run_errors=2" \
+		> "$job/fuzz-root.log"
+	FUZZ_PRIVS=root "$top/scripts/judge-fuzz.sh" "$job" "$res" > /dev/null 2>&1 || return 1
+	expect_in "FAIL fuzz root: 2 BPF_PROG_TEST_RUN calls failed: a runner bug" "$res"
 }
 
 guest_timeout_keeps_log()
