@@ -71,7 +71,8 @@ struct state {
 struct walk {
 	bool allow_ptr_leaks;
 	int paths;
-	bool unsafe, too_many;
+	bool unsafe;
+	const char *too_many;	/* the limit of the model reached */
 	char *reason;
 	int len;
 };
@@ -311,7 +312,7 @@ static void start_run(struct walk *w, struct state *s)
 	if (top_cf(s)->op->kind == OP_EACH) {
 		/* some element, which one is not known: an identity of its own */
 		if (s->ninst == MAX_INST) {
-			w->too_many = true;
+			w->too_many = "map values";
 			return;
 		}
 		s->inst[s->ninst] = (struct inst){ .key = 100 + s->ninst };
@@ -355,7 +356,7 @@ static bool new_obj(struct walk *w, struct state *s, struct val *a, bool box, bo
 		    int off)
 {
 	if (s->nobj == MAX_OBJS) {
-		w->too_many = true;
+		w->too_many = "objects";
 		return false;
 	}
 	s->obj[s->nobj] = (struct obj){ O_OWNED, true, whole, box, 0 };
@@ -436,7 +437,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			break;
 		}
 		if (s->ninst == MAX_INST) {
-			w->too_many = true;
+			w->too_many = "map values";
 			return;
 		}
 		if (op->body) {
@@ -444,7 +445,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			struct state c = *s;
 
 			if (c.nfr == MAX_FRAMES) {
-				w->too_many = true;
+				w->too_many = "frames";
 				return;
 			}
 			c.fr[c.nfr].b = op->body;
@@ -476,7 +477,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 				c.inst[a->id].null = true;
 			c.var[op->a].kind = V_ZERO;
 			if (c.nfr == MAX_FRAMES) {
-				w->too_many = true;
+				w->too_many = "frames";
 				return;
 			}
 			c.fr[c.nfr].b = op->body;
@@ -655,7 +656,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		struct state c = *s;
 
 		if (s->nfr == MAX_FRAMES) {
-			w->too_many = true;
+			w->too_many = "frames";
 			return;
 		}
 		c.fr[c.nfr].b = op->body2;
@@ -677,7 +678,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 	case OP_EACH:
 	case OP_CALL:
 		if (s->ncf == MAX_NEST || s->nfr + 2 >= MAX_FRAMES) {	/* never generated */
-			w->too_many = true;
+			w->too_many = "call depth";
 			return;
 		}
 		if (s->lock_key >= 0) {
@@ -817,7 +818,7 @@ static bool seen_before(const struct state *s)
 static void walk(struct walk *w, struct state *s)
 {
 	if (++w->paths > MAX_PATHS) {
-		w->too_many = true;
+		w->too_many = "paths";
 		return;
 	}
 	while (s->nfr > 0 && !w->unsafe && !w->too_many) {
@@ -855,7 +856,7 @@ int model_check(const struct prog *p, bool allow_ptr_leaks, char *reason, int le
 	reason[0] = 0;
 	walk(&w, &s);
 	if (w.too_many && !w.unsafe) {
-		snprintf(reason, len, "too many paths or objects");
+		snprintf(reason, len, "beyond the model: too many %s", w.too_many);
 		return -1;
 	}
 	return w.unsafe ? 1 : 0;
