@@ -35,6 +35,14 @@ if [ -n "$TEST_PROGS_ALLOW" ]; then
 	./test_progs ${TEST_PROGS_VERBOSE:-} "${args[@]}" > "$job/test_progs.log" 2>&1
 	echo $? > "$job/test_progs.rc"
 	tail -n 3 "$job/test_progs.log"
+	# make and make test: the same tests again in parallel; the tests
+	# that compare global counts are serial_test_* and run after the rest
+	if [ "${TEST_PROGS_PARALLEL:-0}" = 1 ]; then
+		echo "guest: ./test_progs -j ${args[*]}"
+		./test_progs -j "${args[@]}" > "$job/test_progs_parallel.log" 2>&1
+		echo $? > "$job/test_progs_parallel.rc"
+		tail -n 1 "$job/test_progs_parallel.log"
+	fi
 fi
 
 # make stress: the same test_progs tests STRESS_RUNS times in a row, each

@@ -2,7 +2,8 @@
 # judge.sh JOBDIR RESULTS: turn the runners' output in JOBDIR (written by
 # qemu/guest-job.sh) into counted checks, one "PASS name" / "FAIL name:
 # reason" line each.  A listed test_progs test passes only on "#N name:OK";
-# every subtest that ran is a check of its own; test_verifier must exit 0.
+# every subtest that ran is a check of its own; the parallel run of the
+# same tests (test_progs -j) is one check; test_verifier must exit 0.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STAGE=judge
@@ -46,6 +47,19 @@ if [ -n "$TEST_PROGS_ALLOW" ]; then
 	done
 	if [ "$rc" != 0 ] && ! grep -q '^FAIL' "$res"; then
 		fail test_progs "exit code $rc with every listed test OK (see $LOGS/test_progs.log)"
+	fi
+fi
+
+# the second run, with -j: one check, every test of it OK
+if [ -n "$TEST_PROGS_ALLOW" ] && [ "${TEST_PROGS_PARALLEL:-0}" = 1 ]; then
+	plog=$job/test_progs_parallel.log
+	prc=$(cat "$job/test_progs_parallel.rc" 2> /dev/null || echo none)
+	summary=$(sed '/^All error logs:$/q' "$plog" 2> /dev/null | grep '^Summary:' ||
+		echo 'no summary line')
+	if [ "$prc" = 0 ] && grep -q ' 0 FAILED$' <<< "$summary"; then
+		pass "test_progs -j ($summary)"
+	else
+		fail "test_progs -j" "$summary, exit code $prc (see $LOGS/test_progs_parallel.log)"
 	fi
 fi
 

@@ -52,6 +52,13 @@ done < <(cat "${deny_lists[@]}")
 
 join() { local IFS=,; echo "$*"; }
 
+# TEST_PROGS_PARALLEL (1): the listed test_progs tests run a second time
+# with -j; not for make regress, make stress or a fuzzer-only run
+parallel=${TEST_PROGS_PARALLEL:-1}
+if [ "$FULL_RUN" = 1 ] || [ "$STRESS_RUNS" -gt 0 ] || [ "$tests_list" = /dev/null ]; then
+	parallel=0
+fi
+
 job=$(job_dir)
 rm -rf "$job"
 mkdir -p "$job" "$RESULTS"
@@ -62,6 +69,7 @@ TEST_PROGS_ALLOW='$(join "${allow[@]}")'
 TEST_PROGS_DENY='$(join "${deny[@]}")'
 RUN_TEST_VERIFIER=$run_verifier
 TEST_PROGS_VERBOSE='${TEST_PROGS_VERBOSE:-}'
+TEST_PROGS_PARALLEL=$parallel
 KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
 STRESS_RUNS=$STRESS_RUNS
 TEST_PROGS_ALL=$FULL_RUN

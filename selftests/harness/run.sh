@@ -184,7 +184,22 @@ LOG
 		expect_in "FAIL test_progs b: skipped" "$r" &&
 		expect_in "FAIL test_progs c/y: failed" "$r" &&
 		expect_in "FAIL test_progs d: did not run" "$r" &&
-		expect_in "FAIL test_verifier: Summary: 1 PASSED, 0 SKIPPED, 1 FAILED" "$r"
+		expect_in "FAIL test_verifier: Summary: 1 PASSED, 0 SKIPPED, 1 FAILED" "$r" ||
+		return 1
+	# the parallel run: one check, failed by a failure or a missing log
+	printf "TEST_PROGS_ALLOW='a'\nTEST_PROGS_DENY=''\nRUN_TEST_VERIFIER=0\nTEST_PROGS_PARALLEL=1\n" \
+		> "$job/job.env"
+	printf '#1      a:OK\nSummary: 1/0 PASSED, 0 SKIPPED, 0 FAILED\n' > "$job/test_progs.log"
+	echo 0 > "$job/test_progs.rc"
+	printf '#1      a:FAIL\nSummary: 0/0 PASSED, 0 SKIPPED, 1 FAILED\n' > "$job/test_progs_parallel.log"
+	echo 1 > "$job/test_progs_parallel.rc"
+	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	expect_in "PASS test_progs a" "$r" &&
+		expect_in "FAIL test_progs -j: Summary: 0/0 PASSED, 0 SKIPPED, 1 FAILED, exit code 1" "$r" ||
+		return 1
+	rm "$job/test_progs_parallel.log" "$job/test_progs_parallel.rc"
+	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	expect_in "FAIL test_progs -j: no summary line, exit code none" "$r"
 }
 
 # A stress run that failed a subtest, one that died, one that passed
