@@ -22,9 +22,11 @@ if [ "$USE_CCACHE" = 1 ] && command -v ccache > /dev/null; then
 	kmake+=(CC="ccache gcc")
 fi
 blog=$LOGS/bisect-build.log
+# stdin from /dev/null: a patch that adds a Kconfig symbol makes kbuild
+# ask for it (syncconfig), which would read the rest of the series list
 build()
 {
-	if ! "${kmake[@]}" "$@" > "$blog" 2>&1; then
+	if ! "${kmake[@]}" "$@" > "$blog" 2>&1 < /dev/null; then
 		grep -E -m 20 '(error|Error)[: ]' "$blog" >&2 || tail -n 30 "$blog" >&2
 		return 1
 	fi
