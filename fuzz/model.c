@@ -414,6 +414,19 @@ static const char *map_arith(struct walk *w, struct state *s, int v, int add)
 	return "map value pointer arithmetic onto a special field without CAP_PERFMON";
 }
 
+/* Walk @c on into @body, a block that leaves; false at the frame limit */
+static bool fork_into(struct walk *w, struct state *c, const struct block *body)
+{
+	if (c->nfr == MAX_FRAMES) {
+		w->too_many = "frames";
+		return false;
+	}
+	c->fr[c->nfr].b = body;
+	c->fr[c->nfr++].i = 0;
+	fork_walk(w, c);
+	return true;
+}
+
 static void step(struct walk *w, struct state *s, const struct op *op)
 {
 	struct val *a = &s->var[op->a], *b = &s->var[op->b < NR_VARS ? op->b : 0];
@@ -444,13 +457,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			/* no inner map: the body, which leaves */
 			struct state c = *s;
 
-			if (c.nfr == MAX_FRAMES) {
-				w->too_many = "frames";
+			if (!fork_into(w, &c, op->body))
 				return;
-			}
-			c.fr[c.nfr].b = op->body;
-			c.fr[c.nfr++].i = 0;
-			fork_walk(w, &c);
 		}
 		in = &s->inst[s->ninst];
 		in->key = op->b;
@@ -476,13 +484,8 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			else
 				c.inst[a->id].null = true;
 			c.var[op->a].kind = V_ZERO;
-			if (c.nfr == MAX_FRAMES) {
-				w->too_many = "frames";
+			if (!fork_into(w, &c, op->body))
 				return;
-			}
-			c.fr[c.nfr].b = op->body;
-			c.fr[c.nfr++].i = 0;
-			fork_walk(w, &c);
 			if (o)
 				o->maybe_null = false;
 			else
