@@ -361,7 +361,7 @@ static void gen_op(struct block *b, struct belief *s)
 		}
 		if (op.kind == OP_LOOKUP) {
 			op.b = pick_key();
-			if (op.b >= KEY_INNER && op.b != KEY_GLOBAL) {
+			if (key_is_inner(op.b)) {
 				op.body = block_new();
 				emit(op.body, OP_EXIT, 0, 0, 0);
 			}
@@ -422,7 +422,7 @@ static void gen_op(struct block *b, struct belief *s)
 		struct op op = { .kind = OP_LOOKUP, .a = v, .b = pick_key() };
 		int key = op.b;
 
-		if (key >= KEY_INNER && key != KEY_GLOBAL) {
+		if (key_is_inner(key)) {
 			/* if (!inner_map) { cleanup; exit } */
 			struct belief t = *s;
 

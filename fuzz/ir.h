@@ -94,6 +94,7 @@ struct block {
 #define KEY_INNER	NR_KEYS
 #define KEY_GLOBAL	(2 * NR_KEYS)
 #define NR_LOOKUP_KEYS	(KEY_GLOBAL + 1)
+#define key_is_inner(key)	((key) >= KEY_INNER && (key) < KEY_GLOBAL)
 #define MAX_SUBS	32	/* subprograms of one program */
 #define MAX_NEST	2	/* subprograms running at once */
 
