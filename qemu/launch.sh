@@ -32,7 +32,7 @@ if [ "$VARIANT" = debug ] && [ "$accel" = tcg ]; then
 	cmdline+=" rcupdate.rcu_cpu_stall_timeout=300"
 fi
 
-# extra kernel parameters (make bench: bpf_local_kptr_kmalloc=1)
+# extra kernel parameters
 [ -n "${QEMU_APPEND:-}" ] && cmdline+=" $QEMU_APPEND"
 
 args=(

@@ -68,7 +68,7 @@ row()
 }
 row a "bpf_kptr_alloc + bpf_list_node_init + bpf_kptr_free" \
 	"$(cell smp2 local-kptr-alloc 1)" "$(cell smp1 local-kptr-alloc 1)"
-row a-km "a with kmalloc(GFP_ATOMIC) (bpf_local_kptr_kmalloc=1)" \
+row a-km "a with kmalloc(GFP_ATOMIC) (scripts/bench/kmalloc-local-kptr.patch)" \
 	"$(cell kmalloc local-kptr-alloc 1)" ""
 row b "lock, pop_front, unlock, lock, add_tail, unlock" \
 	"$(cell smp2 local-kptr-list 1)" "$(cell smp1 local-kptr-list 1)"

@@ -27,14 +27,15 @@ what=${1:-run}
 
 stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply.sh)
 [ "$what" = test ] && stages+=(scripts/hygiene.sh)
-stages+=(scripts/config.sh scripts/build-kernel.sh scripts/build-selftests.sh
-	scripts/mkinitramfs.sh)
+# make bench also builds the selftests' bench runner and veristat
+build_selftests=scripts/build-selftests.sh
+[ "$what" = bench ] && build_selftests="env BUILD_BENCH=1 scripts/build-selftests.sh"
+stages+=(scripts/config.sh scripts/build-kernel.sh "$build_selftests" scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
 if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	stages+=(scripts/build-fuzz.sh)
 fi
 if [ "$what" = bench ]; then
-	stages=("${stages[@]/#scripts\/build-selftests.sh/env BUILD_BENCH=1 scripts/build-selftests.sh}")
 	stages+=(scripts/run-bench.sh)
 elif [ "$what" = regress ]; then
 	stages+=("env FULL_RUN=1 scripts/run-tests.sh")

@@ -6,8 +6,9 @@
 # new selftest objects.  Boots:
 #   2 vCPUs   cases a-e with one producer, f (b with two), veristat
 #   1 vCPU    cases a-e
-#   2 vCPUs   a and c with bpf_local_kptr_kmalloc=1 (kmalloc, not
-#             bpf_mem_alloc)
+#   2 vCPUs   a and c on a kernel built with scripts/bench/
+#             kmalloc-local-kptr.patch (kmalloc, not bpf_mem_alloc); the
+#             patch is reversed and the kernel rebuilt afterwards
 # Nothing here is a test: the goals are reported as met or not.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,7 +59,28 @@ ENV
 : > "$RESULTS/bench.res"
 boot smp2 2 "$cases_all local-kptr-list:2" "$objects" "" || true
 boot smp1 1 "$cases_all" "" "" || true
-boot kmalloc 2 "local-kptr-alloc:1 local-kptr-queue:1" "" bpf_local_kptr_kmalloc=1 || true
+
+# The kmalloc boot runs a kernel of its own: the series with make bench's
+# patch on top, built in the same tree and put back even after an error.
+kmalloc_patch=$TOP/scripts/bench/kmalloc-local-kptr.patch
+kmalloc_applied=0
+put_back()
+{
+	[ "$kmalloc_applied" = 1 ] || return 0
+	log "reversing $(basename "$kmalloc_patch"), rebuilding the kernel of the series"
+	patch -s -R -p1 -d "$TREE" < "$kmalloc_patch" ||
+		warn "could not reverse $kmalloc_patch: run 'make apply'"
+	kmalloc_applied=0
+	"$TOP/scripts/build-kernel.sh"
+}
+trap put_back EXIT
+patch -s -F0 -p1 -d "$TREE" < "$kmalloc_patch" ||
+	die "$kmalloc_patch does not apply to $TREE" "refresh it against kernel/bpf/helpers.c"
+kmalloc_applied=1
+"$TOP/scripts/build-kernel.sh"
+boot kmalloc 2 "local-kptr-alloc:1 local-kptr-queue:1" "" "" || true
+put_back
+trap - EXIT
 
 BENCH_ACCEL=$accel "$TOP/scripts/bench-report.sh" "$out" | tee "$out/report.txt"
 log "report: $out/report.txt, veristat: $out/veristat.csv"
