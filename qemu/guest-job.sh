@@ -1,15 +1,30 @@
 #!/bin/bash
 # Runs inside the guest (chroot into the host root) as the harness job: the
-# selected test runners, each with its output and exit code written to the
-# job directory for the host to read.  Settings come from job.env, written
-# by scripts/run-tests.sh next to this file.
+# test runners of one mode, each with its output and exit code written to
+# the job directory for the host to read.  Settings come from job.env,
+# written next to this file by scripts/run-tests.sh or scripts/run-bench.sh;
+# GUEST_MODE says what to run:
+#   tests    the listed test_progs tests (again with -j if
+#            TEST_PROGS_PARALLEL=1), test_verifier if listed, then the
+#            fuzzer if FUZZ_SECONDS > 0 ('make', 'make test')
+#   regress  all of test_progs and test_verifier ('make regress')
+#   stress   the stress tests STRESS_RUNS times ('make stress')
+#   fuzz     only the fuzzer ('make fuzz', 'make fuzz-reverted')
+#   bench    the benchmarks and veristat ('make bench')
 set -uo pipefail
 job=$(dirname "$(readlink -f "$0")")
 . "$job/job.env"
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 cd "$SELFTESTS_DIR" || exit 1
-echo "guest: kernel $(uname -r), $(nproc) CPUs"
+echo "guest: kernel $(uname -r), $(nproc) CPUs, mode ${GUEST_MODE:-}"
+case "${GUEST_MODE:-}" in
+tests | regress | stress | fuzz | bench) ;;
+*)
+	echo "guest: unknown GUEST_MODE '${GUEST_MODE:-}'" | tee "$job/guest-mode.err"
+	exit 1
+	;;
+esac
 
 # test_progs loads and unloads bpf_testmod.ko itself; loading it here first
 # turns a module that cannot load into a clear error, not silent SKIPs.
@@ -18,8 +33,8 @@ if ! insmod ./bpf_testmod.ko; then
 fi
 rmmod bpf_testmod 2> /dev/null
 
-# make regress: every test_progs test but the denied ones
-if [ "${TEST_PROGS_ALL:-0}" = 1 ]; then
+# regress: every test_progs test but the denied ones
+if [ "$GUEST_MODE" = regress ]; then
 	args=()
 	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")
 	echo "guest: ./test_progs ${args[*]}"
@@ -28,7 +43,7 @@ if [ "${TEST_PROGS_ALL:-0}" = 1 ]; then
 	tail -n 3 "$job/test_progs.log"
 fi
 
-if [ -n "$TEST_PROGS_ALLOW" ]; then
+if [ "$GUEST_MODE" = tests ] && [ -n "$TEST_PROGS_ALLOW" ]; then
 	args=(-a "$TEST_PROGS_ALLOW")
 	[ -n "$TEST_PROGS_DENY" ] && args+=(-d "$TEST_PROGS_DENY")
 	echo "guest: ./test_progs ${args[*]}"
@@ -45,9 +60,9 @@ if [ -n "$TEST_PROGS_ALLOW" ]; then
 	fi
 fi
 
-# make stress: the same test_progs tests STRESS_RUNS times in a row, each
-# run verbose (the tests print what they did) with a log of its own.
-if [ "${STRESS_RUNS:-0}" -gt 0 ]; then
+# stress: the stress tests STRESS_RUNS times in a row, each run verbose
+# (the tests print what they did) with a log of its own.
+if [ "$GUEST_MODE" = stress ]; then
 	for i in $(seq 1 "$STRESS_RUNS"); do
 		echo "guest: stress run $i/$STRESS_RUNS: ./test_progs -v -a $STRESS_TESTS"
 		./test_progs -v -a "$STRESS_TESTS" > "$job/stress-$i.log" 2>&1
@@ -56,9 +71,9 @@ if [ "${STRESS_RUNS:-0}" -gt 0 ]; then
 	done
 fi
 
-# make bench: each BENCH_CASES entry (benchmark:producers) BENCH_RUNS times,
+# bench: each BENCH_CASES entry (benchmark:producers) BENCH_RUNS times,
 # each run's output in a file of its own; veristat over VERISTAT_OBJECTS.
-if [ "${BENCH_RUNS:-0}" -gt 0 ]; then
+if [ "$GUEST_MODE" = bench ]; then
 	for c in $BENCH_CASES; do
 		name=${c%%:*} prod=${c##*:}
 		for i in $(seq 1 "$BENCH_RUNS"); do
@@ -74,18 +89,20 @@ if [ "${BENCH_RUNS:-0}" -gt 0 ]; then
 	fi
 fi
 
-if [ "$RUN_TEST_VERIFIER" = 1 ]; then
+if [ "$GUEST_MODE" = regress ] ||
+	{ [ "$GUEST_MODE" = tests ] && [ "${RUN_TEST_VERIFIER:-0}" = 1 ]; }; then
 	echo "guest: ./test_verifier"
 	./test_verifier > "$job/test_verifier.log" 2>&1
 	echo $? > "$job/test_verifier.rc"
 	tail -n 1 "$job/test_verifier.log"
 fi
-# make fuzz (and a short run in make test): the differential fuzzer, half
+# fuzz (and a short run in tests): the differential fuzzer, half
 # the time as root, half with CAP_BPF+CAP_NET_ADMIN only; findings and the
 # seed of the program being loaded go to $job/fuzz.
 # FUZZ_PRIVS (root unpriv) says which halves run; FUZZ_STOP=1 ends each at
 # its first finding (make fuzz-reverted).
-if [ "${FUZZ_SECONDS:-0}" -gt 0 ]; then
+if { [ "$GUEST_MODE" = fuzz ] || [ "$GUEST_MODE" = tests ]; } &&
+	[ "${FUZZ_SECONDS:-0}" -gt 0 ]; then
 	mkdir -p "$job/fuzz"
 	# FUZZ_VERBOSE=1: every completeness gap with the verifier's reason
 	[ -n "${FUZZ_VERBOSE:-}" ] && export FUZZ_VERBOSE

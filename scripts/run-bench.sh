@@ -22,34 +22,31 @@ out=$BUILD/bench
 rm -rf "$out"
 mkdir -p "$out" "$RESULTS"
 accel=$("$TOP/scripts/pick-accel.sh")
+export GUEST_ACCEL=$accel
 objects=$(cd "$STOUT" && ls local_kptr*.bpf.o linked_list*.bpf.o | tr '\n' ' ')
 cases_all="local-kptr-alloc:1 local-kptr-list:1 local-kptr-queue:1 queue-map:1 hash-map-malloc:1"
 
 # boot NAME SMP CASES VERISTAT APPEND
 boot()
 {
-	local name=$1 smp=$2 cases=$3 veristat=$4 append=$5 job=$out/$1 rc=0 start
+	local name=$1 smp=$2 cases=$3 veristat=$4 append=$5 job=$out/$1 rc=0
 
 	mkdir -p "$job"
 	cp "$TOP/qemu/guest-job.sh" "$job/"
 	cat > "$job/job.env" <<ENV
+GUEST_MODE=bench
 SELFTESTS_DIR='$STOUT'
-TEST_PROGS_ALLOW=''
-TEST_PROGS_DENY=''
-RUN_TEST_VERIFIER=0
 BENCH_RUNS=$BENCH_RUNS
 BENCH_SECONDS=$BENCH_SECONDS
 BENCH_LOOPS=$BENCH_LOOPS
 BENCH_CASES='$cases'
 VERISTAT_OBJECTS='$veristat'
 ENV
-	log "boot '$name': $accel, $smp vCPU(s)${append:+, $append}: $cases"
-	start=$(date +%s)
-	QEMU_SMP=$smp QEMU_APPEND=$append timeout -k 10 "$QEMU_TIMEOUT" \
-		"$TOP/qemu/launch.sh" run "$accel" "$job" "$job/serial.log" || rc=$?
-	log "boot '$name' ran for $(fmt_secs $(($(date +%s) - start)))"
-	if [ "$rc" -ne 0 ] || [ ! -f "$job/guest-done" ]; then
-		echo "FAIL bench boot $name: qemu exit code $rc (serial log: $job/serial.log)" \
+	log "boot '$name': $smp vCPU(s)${append:+, $append}: $cases"
+	QEMU_SMP=$smp QEMU_APPEND=$append STAGE=$STAGE \
+		"$TOP/scripts/guest-run.sh" "$job" "$job/serial.log" "$QEMU_TIMEOUT" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL bench boot $name: the guest run failed (serial log: $job/serial.log)" \
 			>> "$RESULTS/bench.res"
 		return 1
 	fi

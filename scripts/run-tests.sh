@@ -7,7 +7,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin run-tests
 
-need_cmd qemu-system-x86_64 qemu-system-x86
 [ -x "$STOUT/test_progs" ] || die "no $STOUT/test_progs" "run 'make selftests' first"
 
 # --- what to run --------------------------------------------------------------
@@ -59,11 +58,23 @@ if [ "$FULL_RUN" = 1 ] || [ "$STRESS_RUNS" -gt 0 ] || [ "$tests_list" = /dev/nul
 	parallel=0
 fi
 
+# the guest job's mode (qemu/guest-job.sh)
+if [ "$FULL_RUN" = 1 ]; then
+	mode=regress
+elif [ "$STRESS_RUNS" -gt 0 ]; then
+	mode=stress
+elif [ "${FUZZ_ONLY:-0}" = 1 ]; then
+	mode=fuzz
+else
+	mode=tests
+fi
+
 job=$(job_dir)
 rm -rf "$job"
 mkdir -p "$job" "$RESULTS"
 cp "$TOP/qemu/guest-job.sh" "$job/"
 cat > "$job/job.env" <<ENV
+GUEST_MODE=$mode
 SELFTESTS_DIR='$STOUT'
 TEST_PROGS_ALLOW='$(join "${allow[@]}")'
 TEST_PROGS_DENY='$(join "${deny[@]}")'
@@ -72,7 +83,6 @@ TEST_PROGS_VERBOSE='${TEST_PROGS_VERBOSE:-}'
 TEST_PROGS_PARALLEL=$parallel
 KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)
 STRESS_RUNS=$STRESS_RUNS
-TEST_PROGS_ALL=$FULL_RUN
 STRESS_TESTS='$STRESS_TESTS'
 FUZZ_SECONDS=$FUZZ_RUN_SECONDS
 FUZZ_SEED=$FUZZ_SEED
@@ -82,9 +92,6 @@ FUZZ_STOP=${FUZZ_STOP:-0}
 FUZZ_VERBOSE='${FUZZ_VERBOSE:-}'
 ENV
 
-# --- accelerator --------------------------------------------------------------
-accel=$("$TOP/scripts/pick-accel.sh")
-
 # --- boot and run -------------------------------------------------------------
 serial=$LOGS/serial-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$serial")" "$LOGS/serial.log"
@@ -93,21 +100,8 @@ ln -sfn "$serial" "$job/serial-console"
 if [ "$FUZZ_RUN_SECONDS" -gt 0 ]; then
 	QEMU_TIMEOUT=$((QEMU_TIMEOUT + FUZZ_RUN_SECONDS))
 fi
-log "booting ($accel, $QEMU_SMP vCPUs, ${QEMU_MEM} MiB, timeout ${QEMU_TIMEOUT}s; serial log: $serial)"
-start=$(date +%s)
-rc=0
-timeout -k 10 "$QEMU_TIMEOUT" "$TOP/qemu/launch.sh" run "$accel" "$job" "$serial" || rc=$?
-log "guest ran for $(fmt_secs $(($(date +%s) - start)))"
-if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	tail -n 20 "$serial" >&2 || true
-	die "guest did not finish within ${QEMU_TIMEOUT}s (serial log: $serial)" \
-		"raise QEMU_TIMEOUT or look for a hang in the log"
-fi
-[ "$rc" -eq 0 ] || die "qemu exited with $rc (serial log: $serial)"
-if [ ! -f "$job/guest-done" ]; then
-	grep -E 'Kernel panic|BUG:|Oops|harness:' "$serial" | tail -n 10 >&2 || true
-	die "the guest job did not complete (serial log: $serial)"
-fi
+STAGE=$STAGE "$TOP/scripts/guest-run.sh" "$job" "$serial" "$QEMU_TIMEOUT" ||
+	die "the guest run failed (serial log: $serial)"
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
 if [ "$FULL_RUN" = 1 ]; then
