@@ -73,6 +73,12 @@ job=$(job_dir)
 rm -rf "$job"
 mkdir -p "$job" "$RESULTS"
 cp "$TOP/qemu/guest-job.sh" "$job/"
+# The guest sees the job directory but not every host path (its /tmp is
+# its own): the fuzzer runs from a copy there.
+if [ "$FUZZ_RUN_SECONDS" -gt 0 ]; then
+	cp "$fuzz_bin" "$job/bpf_fuzz"
+	fuzz_bin=$job/bpf_fuzz
+fi
 cat > "$job/job.env" <<ENV
 GUEST_MODE=$mode
 SELFTESTS_DIR='$STOUT'
