@@ -95,7 +95,7 @@ rebase: ## replay build/tree onto KERNEL_DEB_VERSION=X with git; then make expor
 check-bases: ## apply the series to every linux-source-6.1 apt offers: a table
 	@$(S)/check-bases.sh
 
-bisect: config ## apply patches one by one, build each, name the first failure
+bisect: kernel ## apply patches one by one, build each (and the selftests where a patch touches them), name the first failure
 	@$(S)/bisect.sh
 
 clean: ## remove build output, keep the downloaded .deb and pristine tree

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Apply the series one patch at a time and build after each: kernel/bpf/,
-# net/core/filter.o and the object of every C file the patch touches
-# (selftests under tools/ are built by 'make selftests' for the whole
-# series).  Names the first patch that does not build.  Uses its own source
-# and object trees under $BUILD/bisect, with the .config of 'make config'.
+# net/core/filter.o and the object of every C file the patch touches; after
+# a patch that touches the BPF selftests or libbpf, also test_progs,
+# test_verifier and bpf_testmod.ko of that prefix (BISECT_SELFTESTS=0 skips
+# them).  The selftests of a prefix are built against the vmlinux and
+# kernel build of 'make kernel' (the whole series): vmlinux.h has every
+# type, so what this catches is a test, header or libbpf change that needs
+# a later patch of tools/.  Names the first patch that does not build.
+# Uses its own source and object trees under $BUILD/bisect, with the
+# .config of 'make config'.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin bisect
@@ -32,6 +37,30 @@ build()
 	fi
 }
 
+bisect_selftests=${BISECT_SELFTESTS:-1}
+stout=$BUILD/bisect/selftests
+stlog=$LOGS/bisect-selftests.log
+if [ "$bisect_selftests" = 1 ]; then
+	[ -f "$KBUILD/vmlinux" ] || die "no $KBUILD/vmlinux for the selftests of each prefix" \
+		"run 'make kernel' first, or BISECT_SELFTESTS=0"
+	llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
+	[ -x "$llvm_bin/clang" ] || die "clang $LLVM_VERSION not found in $llvm_bin" "run 'make deps'"
+	export PATH=$llvm_bin:$PATH
+	# objects of another run's prefixes would look up to date
+	rm -rf "$stout"
+	mkdir -p "$stout"
+fi
+build_selftests()
+{
+	if ! KBUILD_OUTPUT=$KBUILD make -C "$src/tools/testing/selftests/bpf" -j"$JOBS" \
+		OUTPUT="$stout" VMLINUX_BTF="$KBUILD/vmlinux" \
+		"$stout/test_progs" "$stout/test_verifier" "$stout/bpf_testmod.ko" \
+		> "$stlog" 2>&1 < /dev/null; then
+		grep -E -m 20 '(error|Error)[: ]' "$stlog" >&2 || tail -n 30 "$stlog" >&2
+		return 1
+	fi
+}
+
 log "base: olddefconfig, prepare, kernel/bpf/, net/core/filter.o"
 build olddefconfig prepare > /dev/null ||
 	die "the pristine base does not prepare (log: $blog)"
@@ -43,18 +72,25 @@ while read -r p; do
 	quilt_push "$src" ||
 		die "patch $n ($p) does not apply" "fix it in 'make tree', then 'make export'"
 	targets=(kernel/bpf/ net/core/filter.o)
+	selftests=""
 	while read -r f; do
 		case "$f" in
+		tools/testing/selftests/bpf/* | tools/lib/bpf/*) selftests=" + selftests" ;;
 		tools/* | Documentation/*) ;;
 		*.c) targets+=("${f%.c}.o") ;;
 		esac
 	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p" | sort -u)
+	[ "$bisect_selftests" = 1 ] || selftests=""
 	start=$(date +%s)
 	if ! build "${targets[@]}"; then
 		die "first patch that does not build: $n ($p) (log: $blog)" \
 			"fix it in 'make tree' (git rebase -i), then 'make export'"
 	fi
-	log "ok $n $p (${#targets[@]} targets, $(fmt_secs $(($(date +%s) - start))))"
+	if [ -n "$selftests" ] && ! build_selftests; then
+		die "first patch whose selftests do not build: $n ($p) (log: $stlog)" \
+			"fix it in 'make tree' (git rebase -i), then 'make export'"
+	fi
+	log "ok $n $p (${#targets[@]} targets$selftests, $(fmt_secs $(($(date +%s) - start))))"
 done < <(series_patches)
 log "all $n patches build one by one"
 stage_end
