@@ -43,9 +43,7 @@ stlog=$LOGS/bisect-selftests.log
 if [ "$bisect_selftests" = 1 ]; then
 	[ -f "$KBUILD/vmlinux" ] || die "no $KBUILD/vmlinux for the selftests of each prefix" \
 		"run 'make kernel' first, or BISECT_SELFTESTS=0"
-	llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
-	[ -x "$llvm_bin/clang" ] || die "clang $LLVM_VERSION not found in $llvm_bin" "run 'make deps'"
-	export PATH=$llvm_bin:$PATH
+	use_debian_llvm
 	# objects of another run's prefixes would look up to date
 	rm -rf "$stout"
 	mkdir -p "$stout"

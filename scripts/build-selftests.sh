@@ -7,11 +7,7 @@ set -euo pipefail
 stage_begin build-selftests
 
 [ -f "$KBUILD/vmlinux" ] || die "no $KBUILD/vmlinux" "run 'make kernel' first"
-llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
-[ -x "$llvm_bin/clang" ] || die "clang $LLVM_VERSION not found in $llvm_bin" \
-	"run 'make deps' or: apt-get install clang-$LLVM_VERSION llvm-$LLVM_VERSION lld-$LLVM_VERSION"
-# clang, llc, llvm-strip, llvm-objcopy of the chosen LLVM, unversioned.
-export PATH=$llvm_bin:$PATH
+use_debian_llvm
 
 mkdir -p "$STOUT"
 # The selftests Makefile rebuilds bpf_testmod.ko when vmlinux changes, not

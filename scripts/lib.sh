@@ -183,3 +183,14 @@ tree_check_exported()
 	fi
 	rm -rf "$tmp"
 }
+
+# Put Debian's clang/LLVM $LLVM_VERSION (unversioned clang, llc, llvm-strip)
+# first in PATH, as the BPF selftests build expects.
+use_debian_llvm()
+{
+	local llvm_bin=/usr/lib/llvm-$LLVM_VERSION/bin
+
+	[ -x "$llvm_bin/clang" ] || die "clang $LLVM_VERSION not found in $llvm_bin" \
+		"run 'make deps' or: apt-get install clang-$LLVM_VERSION llvm-$LLVM_VERSION lld-$LLVM_VERSION"
+	export PATH=$llvm_bin:$PATH
+}
