@@ -5,8 +5,9 @@
 # written next to this file by scripts/run-tests.sh or scripts/run-bench.sh;
 # GUEST_MODE says what to run:
 #   tests    the listed test_progs tests (again with -j if
-#            TEST_PROGS_PARALLEL=1), test_verifier if listed, then the
-#            fuzzer if FUZZ_SECONDS > 0 ('make', 'make test')
+#            TEST_PROGS_PARALLEL=1), test_verifier and the Debian-libbpf
+#            loader if listed, then the fuzzer if FUZZ_SECONDS > 0
+#            ('make', 'make test')
 #   regress  all of test_progs and test_verifier ('make regress')
 #   stress   the stress tests STRESS_RUNS times ('make stress')
 #   fuzz     only the fuzzer ('make fuzz', 'make fuzz-reverted')
@@ -95,6 +96,14 @@ if [ "$GUEST_MODE" = regress ] ||
 	./test_verifier > "$job/test_verifier.log" 2>&1
 	echo $? > "$job/test_verifier.rc"
 	tail -n 1 "$job/test_verifier.log"
+fi
+# tests: the Debian-libbpf loader test (tests.list: debian_libbpf), an
+# upstream-style object loaded with the system's libbpf only
+if [ "$GUEST_MODE" = tests ] && [ "${RUN_DEBIAN_LIBBPF:-0}" = 1 ]; then
+	echo "guest: ./debian-libbpf/loader ./debian-libbpf/upstream_queue.bpf.o"
+	./debian-libbpf/loader ./debian-libbpf/upstream_queue.bpf.o > "$job/debian_libbpf.log" 2>&1
+	echo $? > "$job/debian_libbpf.rc"
+	tail -n 1 "$job/debian_libbpf.log"
 fi
 # fuzz (and a short run in tests): the differential fuzzer, half
 # the time as root, half with CAP_BPF+CAP_NET_ADMIN only; findings and the

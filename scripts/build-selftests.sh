@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the BPF selftests the guest runs: test_progs (with bpf_testmod.ko and
 # every BPF object it loads) and test_verifier, against the freshly built
-# vmlinux, with Debian clang/LLVM and the tree's own libbpf and bpftool.
+# vmlinux, with Debian clang/LLVM and the tree's own libbpf and bpftool;
+# then the Debian-libbpf loader test (build-debian-libbpf.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin build-selftests
@@ -34,3 +35,5 @@ for t in "${targets[@]}"; do
 done
 log "$(find "$STOUT" -maxdepth 1 -name '*.bpf.o' | wc -l) BPF objects"
 stage_end
+# the loader test with the system's libbpf (tests.list: debian_libbpf)
+"$TOP/scripts/build-debian-libbpf.sh"

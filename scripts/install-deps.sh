@@ -10,6 +10,7 @@ packages=(
 	libelf-dev libssl-dev dwarves					# BTF (pahole)
 	"clang-$LLVM_VERSION" "llvm-$LLVM_VERSION" "lld-$LLVM_VERSION"	# BPF programs
 	libcap-dev zlib1g-dev libzstd-dev python3-docutils		# selftests
+	libbpf-dev							# Debian-libbpf loader test
 	quilt ccache git						# series
 	qemu-system-x86 busybox-static					# guest
 	iproute2 ethtool iptables					# guest: xdp_synproxy

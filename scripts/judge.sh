@@ -3,7 +3,8 @@
 # qemu/guest-job.sh) into counted checks, one "PASS name" / "FAIL name:
 # reason" line each.  A listed test_progs test passes only on "#N name:OK";
 # every subtest that ran is a check of its own; the parallel run of the
-# same tests (test_progs -j) is one check; test_verifier must exit 0.
+# same tests (test_progs -j) is one check; test_verifier must exit 0; each
+# check the Debian-libbpf loader prints is one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STAGE=judge
@@ -69,6 +70,25 @@ if [ "$RUN_TEST_VERIFIER" = 1 ]; then
 		pass "test_verifier ($summary)"
 	else
 		fail test_verifier "$summary (see $LOGS/test_verifier.log)"
+	fi
+fi
+# the Debian-libbpf loader: each "ok NAME" / "not ok NAME: why" line is a
+# check, and it must exit 0
+if [ "${RUN_DEBIAN_LIBBPF:-0}" = 1 ]; then
+	dlog=$job/debian_libbpf.log
+	drc=$(cat "$job/debian_libbpf.rc" 2> /dev/null || echo none)
+	if [ ! -f "$dlog" ]; then
+		fail debian-libbpf "left no log (see $LOGS/serial.log)"
+	else
+		while read -r line; do
+			case "$line" in
+			"ok "*) pass "debian-libbpf ${line#ok }" ;;
+			"not ok "*) fail "debian-libbpf ${line#not ok }" "see $LOGS/debian_libbpf.log" ;;
+			esac
+		done < "$dlog"
+		if [ "$drc" != 0 ] && ! grep -q '^not ok' "$dlog"; then
+			fail debian-libbpf "exit code $drc (see $LOGS/debian_libbpf.log)"
+		fi
 	fi
 fi
 log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"

@@ -42,7 +42,9 @@ while read -r runner name _; do
 	'' | \#*) ;;
 	test_progs) allow+=("$name") ;;
 	test_verifier) run_verifier=1 ;;
-	*) die "selftests/tests.list: unknown runner '$runner'" "use test_progs or test_verifier" ;;
+	debian_libbpf) run_debian_libbpf=1 ;;
+	*) die "selftests/tests.list: unknown runner '$runner'" \
+		"use test_progs, test_verifier or debian_libbpf" ;;
 	esac
 done < "$tests_list"
 while read -r name _; do
@@ -85,6 +87,7 @@ SELFTESTS_DIR='$STOUT'
 TEST_PROGS_ALLOW='$(join "${allow[@]}")'
 TEST_PROGS_DENY='$(join "${deny[@]}")'
 RUN_TEST_VERIFIER=$run_verifier
+RUN_DEBIAN_LIBBPF=${run_debian_libbpf:-0}
 TEST_PROGS_VERBOSE='${TEST_PROGS_VERBOSE:-}'
 TEST_PROGS_PARALLEL=$parallel
 KMEMLEAK_SCAN=$([ "$VARIANT" = debug ] && echo 1 || echo 0)

@@ -199,7 +199,19 @@ LOG
 		return 1
 	rm "$job/test_progs_parallel.log" "$job/test_progs_parallel.rc"
 	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
-	expect_in "FAIL test_progs -j: no summary line, exit code none" "$r"
+	expect_in "FAIL test_progs -j: no summary line, exit code none" "$r" || return 1
+	# the Debian-libbpf loader: a check per line, a missing log fails
+	printf "TEST_PROGS_ALLOW=''\nTEST_PROGS_DENY=''\nRUN_TEST_VERIFIER=0\nRUN_DEBIAN_LIBBPF=1\n" \
+		> "$job/job.env"
+	printf '# libbpf v1.1\nok load\nnot ok sum: got 3, want 45\n' > "$job/debian_libbpf.log"
+	echo 1 > "$job/debian_libbpf.rc"
+	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	[ "$(grep -c '^PASS' "$r")" = 1 ] && [ "$(grep -c '^FAIL' "$r")" = 1 ] &&
+		expect_in "PASS debian-libbpf load" "$r" &&
+		expect_in "FAIL debian-libbpf sum: got 3, want 45" "$r" || return 1
+	rm "$job/debian_libbpf.log"
+	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	expect_in "FAIL debian-libbpf: left no log" "$r"
 }
 
 # A stress run that failed a subtest, one that died, one that passed
