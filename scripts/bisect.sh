@@ -8,7 +8,9 @@
 # type, so what this catches is a test, header or libbpf change that needs
 # a later patch of tools/.  Names the first patch that does not build.
 # Uses its own source and object trees under $BUILD/bisect, with the
-# .config of 'make config'.
+# .config of 'make config'.  BISECT_FROM=N applies patches 1 to N-1 at
+# once and builds them as one, then goes on one by one from patch N
+# (after a change to the last patches of the series).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage_begin bisect
@@ -64,11 +66,24 @@ build olddefconfig prepare > /dev/null ||
 	die "the pristine base does not prepare (log: $blog)"
 build kernel/bpf/ net/core/filter.o || die "the pristine base does not build (log: $blog)"
 
+bisect_from=${BISECT_FROM:-1}
+case "$bisect_from" in
+'' | *[!0-9]* | 0) die "BISECT_FROM=$bisect_from is not a patch number (1 or more)" ;;
+esac
 n=0
 while read -r p; do
 	n=$((n + 1))
 	quilt_push "$src" ||
 		die "patch $n ($p) does not apply" "fix it in 'make tree', then 'make export'"
+	if [ "$n" -lt "$bisect_from" ]; then
+		[ "$n" = $((bisect_from - 1)) ] || continue
+		log "patches 1-$n applied at once (BISECT_FROM=$bisect_from)"
+		build kernel/bpf/ net/core/filter.o ||
+			die "patches 1-$n do not build together (log: $blog)"
+		[ "$bisect_selftests" = 1 ] && ! build_selftests &&
+			die "the selftests of patches 1-$n do not build (log: $stlog)"
+		continue
+	fi
 	targets=(kernel/bpf/ net/core/filter.o)
 	selftests=""
 	while read -r f; do
