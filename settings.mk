@@ -32,11 +32,15 @@ STRESS_REPEAT ?= 10
 PRISTINE_FIXES ?= 1
 REGRESS_TIMEOUT ?= 5400
 
-# make bench: runs of each benchmark, seconds per run (after 1 s of warm-up),
-# operations per trigger
-BENCH_RUNS ?= 5
-BENCH_SECONDS ?= 3
+# make bench: interleaved rounds (one run of each benchmark per round),
+# seconds per run (after 1 s of warm-up), operations per trigger; a perf
+# profile of the list cases (1) or not (0); objects of each size the memory
+# figures allocate
+BENCH_RUNS ?= 10
+BENCH_SECONDS ?= 1
 BENCH_LOOPS ?= 1000
+BENCH_PROFILE ?= 1
+BENCH_MEM_OBJECTS ?= 1000000
 
 # make fuzz: seconds of fuzzing (half as root, half with CAP_BPF only) and
 # the first seed; make test runs FUZZ_TEST_SECONDS of it on the normal kernel

@@ -72,21 +72,52 @@ if [ "$GUEST_MODE" = stress ]; then
 	done
 fi
 
-# bench: each BENCH_CASES entry (benchmark:producers) BENCH_RUNS times,
-# each run's output in a file of its own; veristat over VERISTAT_OBJECTS.
+# bench: BENCH_RUNS rounds, each running every BENCH_CASES entry
+# (benchmark:producers) once, in order, so that a slow phase of the guest
+# touches every case alike; each run's output in a file of its own. Then
+# with BENCH_PROFILE, a perf profile (software clock) of each case of
+# BENCH_PROFILE_CASES; with BENCH_MEM_OBJECTS, the memory test; with
+# VERISTAT_OBJECTS, veristat.
 if [ "$GUEST_MODE" = bench ]; then
-	for c in $BENCH_CASES; do
-		name=${c%%:*} prod=${c##*:}
-		for i in $(seq 1 "$BENCH_RUNS"); do
-			echo "guest: bench $name, $prod producer(s), run $i/$BENCH_RUNS"
+	# the native-* cases call bpf_testmod's loops
+	insmod ./bpf_testmod.ko 2> /dev/null
+	for i in $(seq 1 "$BENCH_RUNS"); do
+		echo "guest: bench round $i/$BENCH_RUNS: $BENCH_CASES"
+		for c in $BENCH_CASES; do
+			name=${c%%:*} prod=${c##*:}
 			./bench -w1 -d"$BENCH_SECONDS" -p"$prod" --nr_loops "$BENCH_LOOPS" \
 				"$name" > "$job/bench-$name-p$prod-$i.log" 2>&1
 		done
 	done
+	if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+		# BPF programs by name in the profile
+		echo 1 > /proc/sys/net/core/bpf_jit_kallsyms
+		echo 0 > /proc/sys/kernel/kptr_restrict
+		echo -1 > /proc/sys/kernel/perf_event_paranoid
+		for name in $BENCH_PROFILE_CASES; do
+			echo "guest: perf record -e cpu-clock: bench $name"
+			perf record -q -e cpu-clock -F 2000 -a -o "$job/perf-$name.data" -- \
+				./bench -w1 -d"$BENCH_SECONDS" -p1 --nr_loops "$BENCH_LOOPS" \
+				"$name" > "$job/perf-$name.bench.log" 2> "$job/perf-$name.err"
+			perf report -i "$job/perf-$name.data" --stdio --no-children \
+				--sort sym --percent-limit 1 > "$job/perf-$name.txt" \
+				2>> "$job/perf-$name.err"
+			rm -f "$job/perf-$name.data"
+		done
+	fi
+	rmmod bpf_testmod 2> /dev/null
+	if [ "${BENCH_MEM_OBJECTS:-0}" -gt 0 ]; then
+		echo "guest: memory: $BENCH_MEM_OBJECTS objects of each size (test_progs -t local_kptr_mem)"
+		LOCAL_KPTR_MEM_OBJECTS=$BENCH_MEM_OBJECTS ./test_progs -v -a local_kptr_mem \
+			> "$job/mem.log" 2>&1
+		echo $? > "$job/mem.rc"
+	fi
 	if [ -n "${VERISTAT_OBJECTS:-}" ]; then
+		insmod ./bpf_testmod.ko 2> /dev/null
 		echo "guest: veristat"
 		# shellcheck disable=SC2086 # a list of file names
 		./veristat -o csv $VERISTAT_OBJECTS > "$job/veristat.csv" 2> "$job/veristat.err"
+		rmmod bpf_testmod 2> /dev/null
 	fi
 fi
 

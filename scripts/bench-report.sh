@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# bench-report.sh DIR: the table of make bench from the guest outputs in
-# DIR/{smp2,smp1,kmalloc} (scripts/run-bench.sh): ns per operation as
-# median (min-max) of the runs, the ratios of the goals, veristat figures.
+# bench-report.sh DIR: the report of make bench from the guest outputs in
+# DIR/{smp1,smp2} (scripts/run-bench.sh): ns per operation as median and
+# interquartile range of the runs, flagged when the range exceeds 20% of
+# the median; BPF against the native C baselines; the ratios of the goals;
+# memory figures; the top of each profile; veristat figures.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STAGE=bench-report
 
 dir=$1
 
-# stat BOOT NAME PRODUCERS: "median min max" of the runs' ns/op, or "- - -"
+# stat BOOT NAME PRODUCERS: "median q1 q3" of the runs' ns/op, or "- - -".
+# Quartiles by linear interpolation between the sorted runs.
 stat()
 {
 	local f vals
@@ -21,11 +24,14 @@ stat()
 		echo "- - -"
 		return
 	fi
-	awk '{ v[NR] = $1 } END {
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.0f %.0f %.0f\n", m, v[1], v[NR] }' <<< "$vals"
+	awk 'function q(p,   h, l) {
+		h = 1 + (NR - 1) * p; l = int(h)
+		return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l])
+	}
+	{ v[NR] = $1 } END { printf "%.0f %.0f %.0f\n", q(0.5), q(0.25), q(0.75) }' <<< "$vals"
 }
 
+# cell BOOT NAME PRODUCERS: "median [q1-q3]", "!" when (q3-q1)/median > 20%
 cell()
 {
 	local s
@@ -33,9 +39,10 @@ cell()
 	read -r -a s <<< "$(stat "$@")"
 	if [ "${s[0]}" = - ]; then
 		echo "n/a"
-	else
-		echo "${s[0]} (${s[1]}-${s[2]})"
+		return
 	fi
+	awk -v m="${s[0]}" -v a="${s[1]}" -v b="${s[2]}" 'BEGIN {
+		printf "%d [%d-%d]%s\n", m, a, b, (m > 0 && (b - a) / m > 0.2) ? " !" : "" }'
 }
 
 median() { stat "$@" | cut -d' ' -f1; }
@@ -53,43 +60,100 @@ goal()
 }
 
 host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-kernel=$(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$dir/smp2/serial.log" 2> /dev/null | head -n 1)
+kernel=$(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$dir/smp1/serial.log" 2> /dev/null | head -n 1)
 echo "make bench, $(date -u +%Y-%m-%d): host $host_cpu, $(nproc) cores; guest kernel ${kernel:-?}" \
 	"with the series, QEMU ${BENCH_ACCEL:-?};"
-echo "ns per operation, median (min-max) of $BENCH_RUNS runs of $BENCH_SECONDS s," \
-	"$BENCH_LOOPS operations per trigger"
+echo "ns per operation: median [interquartile range] of $BENCH_RUNS interleaved runs of" \
+	"$BENCH_SECONDS s, $BENCH_LOOPS operations per trigger; ! = range above 20% of the median"
 echo
-printf '| %-4s | %-62s | %-19s | %-19s |\n' case operation "2 vCPUs" "1 vCPU"
-printf '|------|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..64})" "$(printf -- '-%.0s' {1..21})" \
-	"$(printf -- '-%.0s' {1..21})"
+w=66
+printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-9s |\n' case "$w" operation "1 vCPU" \
+	"2 vCPUs" "native, 1 vCPU" "BPF/nat."
+dash() { printf -- '-%.0s' $(seq 1 "$1"); }
+printf '|------|%s|%s|%s|%s|%s|\n' "$(dash $((w + 2)))" "$(dash 19)" "$(dash 19)" "$(dash 19)" \
+	"$(dash 11)"
 row()
 {
-	printf '| %-4s | %-62s | %-19s | %-19s |\n' "$1" "$2" "$3" "$4"
+	printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-9s |\n' "$1" "$w" "$2" "$3" "$4" "$5" "$6"
 }
-row a "bpf_kptr_alloc + bpf_list_node_init + bpf_kptr_free" \
-	"$(cell smp2 local-kptr-alloc 1)" "$(cell smp1 local-kptr-alloc 1)"
-row a-km "a with kmalloc(GFP_ATOMIC) (scripts/bench/kmalloc-local-kptr.patch)" \
-	"$(cell kmalloc local-kptr-alloc 1)" ""
-row b "lock, pop_front, unlock, lock, add_tail, unlock" \
-	"$(cell smp2 local-kptr-list 1)" "$(cell smp1 local-kptr-list 1)"
-row c "alloc, init, lock, add_tail, unlock, lock, pop_front, unlock, free" \
-	"$(cell smp2 local-kptr-queue 1)" "$(cell smp1 local-kptr-queue 1)"
-row c-km "c with kmalloc(GFP_ATOMIC)" "$(cell kmalloc local-kptr-queue 1)" ""
-row d "QUEUE map push + pop, 16-byte value (6.1's alternative to c)" \
-	"$(cell smp2 queue-map 1)" "$(cell smp1 queue-map 1)"
-row e "HASH (no prealloc) update + delete, 16-byte value (alt. to a)" \
-	"$(cell smp2 hash-map-malloc 1)" "$(cell smp1 hash-map-malloc 1)"
-row f "b with 2 producers on the same list head (per producer)" \
-	"$(cell smp2 local-kptr-list 2)" ""
+# bpfrow CASE TEXT BENCH NATIVE
+bpfrow()
+{
+	local nat=n/a r=n/a
+
+	if [ -n "$4" ]; then
+		nat=$(cell smp1 "$4" 1)
+		r=$(ratio "$(median smp1 "$3" 1)" "$(median smp1 "$4" 1)")
+	fi
+	row "$1" "$2" "$(cell smp1 "$3" 1)" "$(cell smp2 "$3" 1)" "$nat" "$r"
+}
+bpfrow a "bpf_kptr_alloc + bpf_list_node_init + bpf_kptr_free" local-kptr-alloc native-alloc
+bpfrow b "lock, pop_front, unlock, lock, add_tail, unlock" local-kptr-list native-list
+bpfrow c "alloc, init, lock, add_tail, unlock, lock, pop_front, unlock, free" \
+	local-kptr-queue native-queue
+bpfrow d "QUEUE map push + pop, 16-byte value (6.1's alternative to c)" queue-map ""
+bpfrow e "HASH (no prealloc) update + delete, 16-byte value (alt. to a)" hash-map-malloc ""
+row f "b with 2 producers on the same list head (per producer)" "" \
+	"$(cell smp2 local-kptr-list 2)" "" ""
+row a-km "native a with kmalloc(GFP_ATOMIC) and kfree()" "" "" \
+	"$(cell smp1 native-alloc-kmalloc 1)" ""
+row c-km "native c with kmalloc(GFP_ATOMIC) and kfree()" "" "" \
+	"$(cell smp1 native-queue-kmalloc 1)" ""
 echo
-cd_r=$(ratio "$(median smp2 local-kptr-queue 1)" "$(median smp2 queue-map 1)")
-ae_r=$(ratio "$(median smp2 local-kptr-alloc 1)" "$(median smp2 hash-map-malloc 1)")
-cd1=$(ratio "$(median smp1 local-kptr-queue 1)" "$(median smp1 queue-map 1)")
-ae1=$(ratio "$(median smp1 local-kptr-alloc 1)" "$(median smp1 hash-map-malloc 1)")
-km=$(ratio "$(median kmalloc local-kptr-alloc 1)" "$(median smp2 local-kptr-alloc 1)")
-echo "c/d = $cd_r (1 vCPU: $cd1): goal <= 1.0 $(goal "$cd_r" 1.0)"
-echo "a/e = $ae_r (1 vCPU: $ae1): goal <= 0.5 $(goal "$ae_r" 0.5)"
-echo "a with kmalloc / a with bpf_mem_alloc = $km"
+
+# goal LINE: NAME NUM DEN LIMIT, on the 1-vCPU boot (2 vCPUs in brackets)
+goal_line()
+{
+	local r1 r2
+
+	r1=$(ratio "$(median smp1 "$2" 1)" "$(median smp1 "$3" 1)")
+	r2=$(ratio "$(median smp2 "$2" 1)" "$(median smp2 "$3" 1)")
+	echo "$1 = $r1 (2 vCPUs: $r2): goal <= $4 $(goal "$r1" "$4")"
+}
+goal_line "b/d" local-kptr-list queue-map 0.8
+goal_line "c/d" local-kptr-queue queue-map 1.0
+goal_line "a/native a" local-kptr-alloc native-alloc 1.5
+goal_line "b/native b" local-kptr-list native-list 1.5
+goal_line "c/native c" local-kptr-queue native-queue 1.5
+echo "native, kmalloc / bpf_mem_alloc: a $(ratio "$(median smp1 native-alloc-kmalloc 1)" \
+	"$(median smp1 native-alloc 1)"), c $(ratio "$(median smp1 native-queue-kmalloc 1)" \
+	"$(median smp1 native-queue 1)")"
+
+mem=$dir/smp1/mem.log
+if [ -s "$mem" ] && grep -q '^local_kptr_mem: ' "$mem"; then
+	echo
+	echo "memory, $(sed -n 's/.* objects \([0-9]*\):.*/\1/p' "$mem" | head -n 1) live objects" \
+		"of each size, then all freed (slab memory, /proc/meminfo):"
+	printf '| %-4s | %-20s | %-20s | %-24s | %-24s |\n' size "bytes/live object" "" \
+		"held after free (kB)" "after RCU barrier (kB)"
+	printf '| %-4s | %-9s | %-8s | %-9s | %-8s | %-11s | %-10s | %-11s | %-10s |\n' "" \
+		bpf kmalloc "" "" bpf kmalloc bpf kmalloc
+	awk '/^local_kptr_mem: / {
+		a = $2; s = $4; per[a, s] = $7; held[a, s] = $15; rcu[a, s] = $19; sizes[s] = 1
+	} END {
+		n = split("16 64 512", order, " ")
+		for (i = 1; i <= n; i++) {
+			s = order[i]
+			if (!(s in sizes))
+				continue
+			printf "| %-4s | %-9s | %-8s |           |          | %-11s | %-10s | %-11s | %-10s |\n",
+				s, per["bpf_kptr_alloc", s], per["kmalloc", s],
+				held["bpf_kptr_alloc", s], held["kmalloc", s],
+				rcu["bpf_kptr_alloc", s], rcu["kmalloc", s]
+		}
+	}' "$mem"
+else
+	echo
+	echo "memory: no figures (see $mem)"
+fi
+
+for f in "$dir"/smp1/perf-*.txt; do
+	[ -s "$f" ] || continue
+	name=$(basename "$f" .txt)
+	echo
+	echo "profile ${name#perf-} (1 vCPU, cpu-clock, whole guest), top entries:"
+	grep -E '^ +[0-9.]+%' "$f" | head -n 8
+done
 
 csv=$dir/smp2/veristat.csv
 if [ -s "$csv" ]; then
