@@ -41,6 +41,10 @@ BENCH_SECONDS ?= 1
 BENCH_LOOPS ?= 1000
 BENCH_PROFILE ?= 1
 BENCH_MEM_OBJECTS ?= 1000000
+# make bench: the boots to run (smp1 smp2) and, if set, only these benchmarks
+# (e.g. "local-kptr-list native-list queue-map")
+BENCH_BOOTS ?= smp1 smp2
+BENCH_ONLY ?=
 
 # make fuzz: seconds of fuzzing (half as root, half with CAP_BPF only) and
 # the first seed; make test runs FUZZ_TEST_SECONDS of it on the normal kernel

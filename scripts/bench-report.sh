@@ -16,7 +16,7 @@ stat()
 {
 	local f vals
 
-	vals=$(for f in "$dir/$1"/bench-"$2"-p"$3"-*.log; do
+	vals=$(for f in "$dir/$1/bench-$2-p$3-"*.log; do
 		[ -f "$f" ] || continue
 		sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$f"
 	done | sort -g)
@@ -45,12 +45,49 @@ cell()
 		printf "%d [%d-%d]%s\n", m, a, b, (m > 0 && (b - a) / m > 0.2) ? " !" : "" }'
 }
 
-median() { stat "$@" | cut -d' ' -f1; }
-
-ratio()
+# pratio BOOT NUM DEN: "median q1 q3" of the ratios NUM/DEN of the runs of
+# the same round (producers 1), or "- - -". Rounds interleave the cases,
+# so a slower phase of the host slows both runs of a round alike: the
+# ratio of a round is steadier than the ratio of two medians.
+pratio()
 {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "n/a";
-		else printf "%.2f", a / b }'
+	local f i n d vals=""
+
+	for f in "$dir/$1/bench-$2-p1-"*.log; do
+		[ -f "$f" ] || continue
+		i=${f##*-}
+		i=${i%.log}
+		n=$(sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$f")
+		d=$(sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' \
+			"$dir/$1/bench-$3-p1-$i.log" 2> /dev/null || true)
+		if [ -z "$n" ] || [ -z "$d" ]; then
+			continue
+		fi
+		vals+="$(awk -v n="$n" -v d="$d" 'BEGIN { if (d > 0) print n / d }')"$'\n'
+	done
+	vals=$(sed '/^$/d' <<< "$vals" | sort -g)
+	if [ -z "$vals" ]; then
+		echo "- - -"
+		return
+	fi
+	awk 'function q(p,   h, l) {
+		h = 1 + (NR - 1) * p; l = int(h)
+		return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l])
+	}
+	{ v[NR] = $1 } END { printf "%.2f %.2f %.2f\n", q(0.5), q(0.25), q(0.75) }' <<< "$vals"
+}
+
+# pcell BOOT NUM DEN: "median [q1-q3]" of the paired ratios, or n/a
+pcell()
+{
+	local s
+
+	read -r -a s <<< "$(pratio "$@")"
+	if [ "${s[0]}" = - ]; then
+		echo "n/a"
+	else
+		echo "${s[0]} [${s[1]}-${s[2]}]"
+	fi
 }
 
 goal()
@@ -67,14 +104,14 @@ echo "ns per operation: median [interquartile range] of $BENCH_RUNS interleaved 
 	"$BENCH_SECONDS s, $BENCH_LOOPS operations per trigger; ! = range above 20% of the median"
 echo
 w=66
-printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-9s |\n' case "$w" operation "1 vCPU" \
-	"2 vCPUs" "native, 1 vCPU" "BPF/nat."
+printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-17s |\n' case "$w" operation "1 vCPU" \
+	"2 vCPUs" "native, 1 vCPU" "BPF/native"
 dash() { printf -- '-%.0s' $(seq 1 "$1"); }
 printf '|------|%s|%s|%s|%s|%s|\n' "$(dash $((w + 2)))" "$(dash 19)" "$(dash 19)" "$(dash 19)" \
-	"$(dash 11)"
+	"$(dash 19)"
 row()
 {
-	printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-9s |\n' "$1" "$w" "$2" "$3" "$4" "$5" "$6"
+	printf '| %-4s | %-*s | %-17s | %-17s | %-17s | %-17s |\n' "$1" "$w" "$2" "$3" "$4" "$5" "$6"
 }
 # bpfrow CASE TEXT BENCH NATIVE
 bpfrow()
@@ -83,7 +120,7 @@ bpfrow()
 
 	if [ -n "$4" ]; then
 		nat=$(cell smp1 "$4" 1)
-		r=$(ratio "$(median smp1 "$3" 1)" "$(median smp1 "$4" 1)")
+		r=$(pcell smp1 "$3" "$4")
 	fi
 	row "$1" "$2" "$(cell smp1 "$3" 1)" "$(cell smp2 "$3" 1)" "$nat" "$r"
 }
@@ -101,33 +138,38 @@ row c-km "native c with kmalloc(GFP_ATOMIC) and kfree()" "" "" \
 	"$(cell smp1 native-queue-kmalloc 1)" ""
 echo
 
-# goal LINE: NAME NUM DEN LIMIT, on the 1-vCPU boot (2 vCPUs in brackets)
+# goal_line NAME NUM DEN LIMIT: the median of the ratios of the rounds of
+# the 1-vCPU boot [interquartile range] (2 vCPUs after it)
 goal_line()
 {
 	local r1 r2
 
-	r1=$(ratio "$(median smp1 "$2" 1)" "$(median smp1 "$3" 1)")
-	r2=$(ratio "$(median smp2 "$2" 1)" "$(median smp2 "$3" 1)")
-	echo "$1 = $r1 (2 vCPUs: $r2): goal <= $4 $(goal "$r1" "$4")"
+	r1=$(pratio smp1 "$2" "$3" | cut -d' ' -f1)
+	r2=$(pratio smp2 "$2" "$3" | cut -d' ' -f1)
+	[ "$r1" = - ] && r1=n/a
+	[ "$r2" = - ] && r2=n/a
+	echo "$1 = $(pcell smp1 "$2" "$3") (2 vCPUs: $r2): goal <= $4 $(goal "$r1" "$4")"
 }
 goal_line "b/d" local-kptr-list queue-map 0.8
 goal_line "c/d" local-kptr-queue queue-map 1.0
 goal_line "a/native a" local-kptr-alloc native-alloc 1.5
 goal_line "b/native b" local-kptr-list native-list 1.5
 goal_line "c/native c" local-kptr-queue native-queue 1.5
-echo "native, kmalloc / bpf_mem_alloc: a $(ratio "$(median smp1 native-alloc-kmalloc 1)" \
-	"$(median smp1 native-alloc 1)"), c $(ratio "$(median smp1 native-queue-kmalloc 1)" \
-	"$(median smp1 native-queue 1)")"
+echo "native, kmalloc / bpf_mem_alloc: a $(pcell smp1 native-alloc-kmalloc native-alloc)," \
+	"c $(pcell smp1 native-queue-kmalloc native-queue)"
+echo "(ratios: median [interquartile range] of the ratios of the two runs of each round)"
 
 mem=$dir/smp1/mem.log
 if [ -s "$mem" ] && grep -q '^local_kptr_mem: ' "$mem"; then
 	echo
 	echo "memory, $(sed -n 's/.* objects \([0-9]*\):.*/\1/p' "$mem" | head -n 1) live objects" \
-		"of each size, then all freed (slab memory, /proc/meminfo):"
-	printf '| %-4s | %-20s | %-20s | %-24s | %-24s |\n' size "bytes/live object" "" \
-		"held after free (kB)" "after RCU barrier (kB)"
-	printf '| %-4s | %-9s | %-8s | %-9s | %-8s | %-11s | %-10s | %-11s | %-10s |\n' "" \
-		bpf kmalloc "" "" bpf kmalloc bpf kmalloc
+		"of each size, then all freed: slab memory (/proc/meminfo) per live object, and held" \
+		"right after the free and after the RCU callbacks (3 rcu_barrier rounds)"
+	printf '| %-4s | %-18s | %-18s | %-18s | %-18s | %-18s | %-18s |\n' size \
+		"B/object, bpf" "B/object, kmalloc" "held, bpf (kB)" "held, kmalloc" \
+		"after RCU, bpf" "after RCU, kmalloc"
+	printf '|------|%s|%s|%s|%s|%s|%s|\n' "$(dash 20)" "$(dash 20)" "$(dash 20)" \
+		"$(dash 20)" "$(dash 20)" "$(dash 20)"
 	awk '/^local_kptr_mem: / {
 		a = $2; s = $4; per[a, s] = $7; held[a, s] = $15; rcu[a, s] = $19; sizes[s] = 1
 	} END {
@@ -136,7 +178,7 @@ if [ -s "$mem" ] && grep -q '^local_kptr_mem: ' "$mem"; then
 			s = order[i]
 			if (!(s in sizes))
 				continue
-			printf "| %-4s | %-9s | %-8s |           |          | %-11s | %-10s | %-11s | %-10s |\n",
+			printf "| %-4s | %-18s | %-18s | %-18s | %-18s | %-18s | %-18s |\n",
 				s, per["bpf_kptr_alloc", s], per["kmalloc", s],
 				held["bpf_kptr_alloc", s], held["kmalloc", s],
 				rcu["bpf_kptr_alloc", s], rcu["kmalloc", s]

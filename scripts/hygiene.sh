@@ -83,13 +83,5 @@ for p in "$TOP"/fuzz/reverted/*.patch; do
 			"refresh it against kernel/bpf/verifier.c of the series"
 	fi
 done
-# 6. make bench's kmalloc build still applies to the series
-if patch -s --dry-run -F0 -p1 -d "$TREE" < "$TOP/scripts/bench/kmalloc-local-kptr.patch" \
-	> /dev/null 2>&1; then
-	pass "scripts/bench/kmalloc-local-kptr.patch applies to the series"
-else
-	fail "scripts/bench/kmalloc-local-kptr.patch applies to the series" \
-		"refresh it against kernel/bpf/helpers.c of the series"
-fi
 log "$(grep -c '^PASS' "$res" || true) passed, $(grep -c '^FAIL' "$res" || true) failed"
 stage_end

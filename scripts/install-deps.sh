@@ -14,6 +14,7 @@ packages=(
 	quilt ccache git						# series
 	qemu-system-x86 busybox-static					# guest
 	iproute2 ethtool iptables					# guest: xdp_synproxy
+	linux-perf							# make bench: profiles
 )
 
 missing=()

@@ -9,6 +9,7 @@
 #             their baselines (BENCH_PROFILE); the memory test
 #             (BENCH_MEM_OBJECTS objects of each size)
 #   2 vCPUs   the same cases and f (b with two producers), veristat
+# BENCH_BOOTS picks the boots, BENCH_ONLY the benchmarks (for quick runs).
 # Nothing here is a test: the goals are reported as met or not.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -61,9 +62,33 @@ ENV
 	echo "PASS bench boot $name" >> "$RESULTS/bench.res"
 }
 
+# BENCH_ONLY: only the benchmarks named (bench names, e.g. local-kptr-list)
+only()
+{
+	local c out=""
+
+	[ -z "${BENCH_ONLY:-}" ] && { echo "$*"; return; }
+	for c in "$@"; do
+		case " ${BENCH_ONLY:-} " in
+		*" ${c%%:*} "*) out+=" $c" ;;
+		esac
+	done
+	echo "${out# }"
+}
+
 : > "$RESULTS/bench.res"
-boot smp1 1 "$cases_bpf $cases_native" "$BENCH_PROFILE" "$BENCH_MEM_OBJECTS" "" || true
-boot smp2 2 "$cases_bpf $cases_native local-kptr-list:2" 0 0 "$objects" || true
+for b in $BENCH_BOOTS; do
+	case "$b" in
+	smp1)
+		boot smp1 1 "$(only $cases_bpf $cases_native)" "$BENCH_PROFILE" \
+			"$BENCH_MEM_OBJECTS" "" || true
+		;;
+	smp2)
+		boot smp2 2 "$(only $cases_bpf $cases_native local-kptr-list:2)" 0 0 "$objects" || true
+		;;
+	*) die "BENCH_BOOTS: unknown boot '$b'" "use smp1, smp2 or both" ;;
+	esac
+done
 
 BENCH_ACCEL=$accel "$TOP/scripts/bench-report.sh" "$out" | tee "$out/report.txt"
 log "report: $out/report.txt, veristat: $out/veristat.csv, profiles: $out/smp1/perf-*.txt"
