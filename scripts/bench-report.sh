@@ -10,25 +10,31 @@ STAGE=bench-report
 
 dir=$1
 
-# stat BOOT NAME PRODUCERS: "median q1 q3" of the runs' ns/op, or "- - -".
-# Quartiles by linear interpolation between the sorted runs.
+# quartiles FORMAT: "median q1 q3" of the numbers on stdin, one a line,
+# each printed with FORMAT, or "- - -" for none. Quartiles by linear
+# interpolation between the sorted numbers.
+quartiles()
+{
+	sort -g | awk -v fmt="$1" 'function q(p,   h, l) {
+		h = 1 + (n - 1) * p; l = int(h)
+		return l >= n ? v[n] : v[l] + (h - l) * (v[l + 1] - v[l])
+	}
+	NF { v[++n] = $1 }
+	END {
+		if (!n) { print "- - -"; exit }
+		printf fmt " " fmt " " fmt "\n", q(0.5), q(0.25), q(0.75)
+	}'
+}
+
+# stat BOOT NAME PRODUCERS: "median q1 q3" of the runs' ns/op, or "- - -"
 stat()
 {
-	local f vals
+	local f
 
-	vals=$(for f in "$dir/$1/bench-$2-p$3-"*.log; do
+	for f in "$dir/$1/bench-$2-p$3-"*.log; do
 		[ -f "$f" ] || continue
 		sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$f"
-	done | sort -g)
-	if [ -z "$vals" ]; then
-		echo "- - -"
-		return
-	fi
-	awk 'function q(p,   h, l) {
-		h = 1 + (NR - 1) * p; l = int(h)
-		return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l])
-	}
-	{ v[NR] = $1 } END { printf "%.0f %.0f %.0f\n", q(0.5), q(0.25), q(0.75) }' <<< "$vals"
+	done | quartiles %.0f
 }
 
 # cell BOOT NAME PRODUCERS: "median [q1-q3]", "!" when (q3-q1)/median > 20%
@@ -65,16 +71,7 @@ pratio()
 		fi
 		vals+="$(awk -v n="$n" -v d="$d" 'BEGIN { if (d > 0) print n / d }')"$'\n'
 	done
-	vals=$(sed '/^$/d' <<< "$vals" | sort -g)
-	if [ -z "$vals" ]; then
-		echo "- - -"
-		return
-	fi
-	awk 'function q(p,   h, l) {
-		h = 1 + (NR - 1) * p; l = int(h)
-		return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l])
-	}
-	{ v[NR] = $1 } END { printf "%.2f %.2f %.2f\n", q(0.5), q(0.25), q(0.75) }' <<< "$vals"
+	quartiles %.2f <<< "$vals"
 }
 
 # pcell BOOT NUM DEN: "median [q1-q3]" of the paired ratios, or n/a
@@ -97,7 +94,7 @@ goal()
 }
 
 host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-kernel=$(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$dir/smp1/serial.log" 2> /dev/null | head -n 1)
+kernel=$(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$dir/smp1/serial.log" 2> /dev/null | head -n 1 || true)
 echo "make bench, $(date -u +%Y-%m-%d): host $host_cpu, $(nproc) cores; guest kernel ${kernel:-?}" \
 	"with the series, QEMU ${BENCH_ACCEL:-?};"
 echo "ns per operation: median [interquartile range] of $BENCH_RUNS interleaved runs of" \

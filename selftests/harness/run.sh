@@ -439,6 +439,29 @@ judge_fuzz_names_findings_and_hangs()
 	expect_in "FAIL fuzz root: 2 BPF_PROG_TEST_RUN calls failed: a runner bug" "$res"
 }
 
+# bench-report: quartiles, the 20% spread flag and the ratios of rounds
+bench_report_quartiles_and_round_ratios()
+{
+	local top dir=$work/bench out=$work/bench-report.txt i v
+	top=$(fake_top bench-report)
+	mkdir -p "$dir/smp1"
+	i=0
+	for v in 100 110 120 200; do	# BPF: median 115, q1 107.5, q3 140
+		i=$((i + 1))
+		printf 'Summary: throughput 1 M ops/s, latency %s ns/op\n' "$v" \
+			> "$dir/smp1/bench-local-kptr-list-p1-$i.log"
+		# native: 50 each round but the last (100): ratios 2 2.2 2.4 2
+		printf 'Summary: throughput 1 M ops/s, latency %s ns/op\n' \
+			"$([ $i = 4 ] && echo 100 || echo 50)" > "$dir/smp1/bench-native-list-p1-$i.log"
+	done
+	BENCH_ACCEL=tcg "$top/scripts/bench-report.sh" "$dir" > "$out" 2>&1 || return 1
+	expect_in "| 115 [108-140] !" "$out" &&
+		expect_in "| 50 [50-62] !" "$out" &&
+		expect_in "b/native b = 2.10 [2.00-2.25]" "$out" &&
+		expect_in "goal <= 1.5 not met" "$out" &&
+		expect_in "c/d = n/a" "$out"
+}
+
 guest_timeout_keeps_log()
 {
 	local top out=$work/out
@@ -460,7 +483,8 @@ tests=(apply_names_rejected_hunk apply_revert_touches_file
 	judge_counts_skip_fail_missing judge_stress_counts_runs
 	regress_compare_finds_regressions tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
-	check_bases_table judge_fuzz_names_findings_and_hangs)
+	check_bases_table judge_fuzz_names_findings_and_hangs
+	bench_report_quartiles_and_round_ratios)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 else
