@@ -26,30 +26,42 @@ quartiles()
 	}'
 }
 
+# latency FILE: the ns/op of a bench run's log, or nothing
+latency()
+{
+	sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$1" 2> /dev/null || true
+}
+
 # stat BOOT NAME PRODUCERS: "median q1 q3" of the runs' ns/op, or "- - -"
 stat()
 {
 	local f
 
 	for f in "$dir/$1/bench-$2-p$3-"*.log; do
-		[ -f "$f" ] || continue
-		sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$f"
+		if [ -f "$f" ]; then
+			latency "$f"
+		fi
 	done | quartiles %.0f
 }
 
-# cell BOOT NAME PRODUCERS: "median [q1-q3]", "!" when (q3-q1)/median > 20%
-cell()
+# show [flag]: "median q1 q3" on stdin as "median [q1-q3]", or n/a; with
+# flag, " !" after it when (q3-q1)/median > 20%
+show()
 {
 	local s
 
-	read -r -a s <<< "$(stat "$@")"
+	read -r -a s
 	if [ "${s[0]}" = - ]; then
 		echo "n/a"
 		return
 	fi
-	awk -v m="${s[0]}" -v a="${s[1]}" -v b="${s[2]}" 'BEGIN {
-		printf "%d [%d-%d]%s\n", m, a, b, (m > 0 && (b - a) / m > 0.2) ? " !" : "" }'
+	awk -v m="${s[0]}" -v a="${s[1]}" -v b="${s[2]}" -v flag="${1:-}" 'BEGIN {
+		printf "%s [%s-%s]%s\n", m, a, b,
+			(flag && m > 0 && (b - a) / m > 0.2) ? " !" : "" }'
 }
+
+# cell BOOT NAME PRODUCERS: the runs' ns/op, spread flagged
+cell() { stat "$@" | show flag; }
 
 # pratio BOOT NUM DEN: "median q1 q3" of the ratios NUM/DEN of the runs of
 # the same round (producers 1), or "- - -". Rounds interleave the cases,
@@ -63,9 +75,8 @@ pratio()
 		[ -f "$f" ] || continue
 		i=${f##*-}
 		i=${i%.log}
-		n=$(sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' "$f")
-		d=$(sed -n 's/^Summary: .*latency *\([0-9.]*\) ns\/op.*/\1/p' \
-			"$dir/$1/bench-$3-p1-$i.log" 2> /dev/null || true)
+		n=$(latency "$f")
+		d=$(latency "$dir/$1/bench-$3-p1-$i.log")
 		if [ -z "$n" ] || [ -z "$d" ]; then
 			continue
 		fi
@@ -74,18 +85,8 @@ pratio()
 	quartiles %.2f <<< "$vals"
 }
 
-# pcell BOOT NUM DEN: "median [q1-q3]" of the paired ratios, or n/a
-pcell()
-{
-	local s
-
-	read -r -a s <<< "$(pratio "$@")"
-	if [ "${s[0]}" = - ]; then
-		echo "n/a"
-	else
-		echo "${s[0]} [${s[1]}-${s[2]}]"
-	fi
-}
+# pcell BOOT NUM DEN: the paired ratios
+pcell() { pratio "$@" | show; }
 
 goal()
 {
