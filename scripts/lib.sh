@@ -36,6 +36,9 @@ TREE=$BUILD/linux			# patched source tree the builds use
 # build fixes of the series, built the same way.
 VARIANT=${VARIANT:-}
 [ "$VARIANT" = pristine ] && TREE=$BUILD/linux-pristine
+# VARIANT=prefix (make prefix-test): a tree holding a prefix of the series,
+# PREFIX_TREE (default build/prefix/linux), built like the normal kernel
+[ "$VARIANT" = prefix ] && TREE=${PREFIX_TREE:-$BUILD/prefix/linux}
 suffix=${VARIANT:+-$VARIANT}
 KBUILD=$BUILD/kbuild$suffix		# kernel objects (O=)
 STOUT=$BUILD/selftests$suffix		# BPF selftests output
