@@ -11,7 +11,7 @@ S := scripts
 
 .DEFAULT_GOAL := all
 .PHONY: all test test-debug stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
-	initramfs run vm hygiene harness-test tree export rebase check-bases bisect clean distclean
+	initramfs run vm hygiene harness-test tree export rebase check-bases prefix-test bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 	@$(S)/pipeline.sh run
@@ -95,11 +95,14 @@ rebase: ## replay build/tree onto KERNEL_DEB_VERSION=X with git; then make expor
 check-bases: ## apply the series to every linux-source-6.1 apt offers: a table
 	@$(S)/check-bases.sh
 
+prefix-test: unpack ## build and boot patches 1-PREFIX (or PREFIX_TREE), run PREFIX_TESTS (tests.list format)
+	@$(S)/reset-results.sh; $(S)/prefix-test.sh; $(S)/summary.sh
+
 bisect: kernel ## apply patches one by one, build each (and the selftests where a patch touches them), name the first failure
 	@$(S)/bisect.sh
 
 clean: ## remove build output, keep the downloaded .deb and pristine tree
-	rm -rf $(BUILD_DIR)/linux $(BUILD_DIR)/linux-pristine $(BUILD_DIR)/kbuild* \
+	rm -rf $(BUILD_DIR)/linux $(BUILD_DIR)/linux-pristine $(BUILD_DIR)/prefix $(BUILD_DIR)/kbuild* \
 		$(BUILD_DIR)/selftests* $(BUILD_DIR)/bisect $(BUILD_DIR)/run* \
 		$(BUILD_DIR)/results* $(BUILD_DIR)/regress $(BUILD_DIR)/src/staging* \
 		$(BUILD_DIR)/initramfs.cpio.gz $(BUILD_DIR)/probe
