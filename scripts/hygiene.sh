@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Series hygiene, one counted check each: series and patches/ agree; every
-# patch has From, Subject, a body and a matching Signed-off-by; every patch
+# patch has From, Subject, a body and a matching Signed-off-by, and its
+# Fixes: and Follows upstream commit lines are well formed; every patch
 # passes the tree's checkpatch.pl --strict without errors; the series
 # applied with zero fuzz (checked by the apply stage of this run); each
 # fuzz/reverted/*.patch and make bench's own kernel patch apply on top of it.
@@ -53,6 +54,19 @@ while read -r p; do
 		pass "format $p"
 	else
 		fail "format $p" "missing $(IFS=,; echo "${missing[*]}")"
+	fi
+
+	# 2b. credits, each on a line of its own in the message:
+	#   Fixes: <sha, 12 to 40 hex> ("<subject>")
+	#   Follows upstream commit <sha, 12 to 40 hex> ("<subject>").
+	bad=$(awk 'NR > 1 && /^$/ && !h { h = 1; next } h && /^---$/ { exit } h' "$f" |
+		grep -E '^(Fixes|Follows)\b' |
+		grep -v -E '^Fixes: [0-9a-f]{12,40} \(".+"\)$' |
+		grep -v -E '^Follows upstream commit [0-9a-f]{12,40} \(".+"\)\.$' || true)
+	if [ -z "$bad" ]; then
+		pass "credits $p"
+	else
+		fail "credits $p" "malformed: $(echo "$bad" | head -n 1) (want 'Fixes: <sha12> (\"<subject>\")' or 'Follows upstream commit <sha12> (\"<subject>\").')"
 	fi
 
 	# 3. checkpatch --strict: no errors (warnings and checks are reported)

@@ -127,11 +127,24 @@ hygiene_flags_bad_patches()
 	sed -i '/^Signed-off-by/d' "$top/patches/0001-nosob.patch"
 	write_patch "$top/patches/0002-ws.patch" two 'TWO  '
 	write_patch "$top/patches/0003-stray.patch" two TWO
-	printf '0001-nosob.patch\n0002-ws.patch\n' > "$top/series"
+	write_patch "$top/patches/0004-fixes.patch" two TWO
+	sed -i 's/^Signed-off-by/Fixes: 1234abcd ("too short")\nSigned-off-by/' \
+		"$top/patches/0004-fixes.patch"
+	write_patch "$top/patches/0005-follows.patch" two TWO
+	sed -i 's/^Signed-off-by/Follows upstream commit 0123456789ab (no quotes)\nSigned-off-by/' \
+		"$top/patches/0005-follows.patch"
+	write_patch "$top/patches/0006-credits.patch" two TWO
+	sed -i 's/^Signed-off-by/Fixes: 0123456789ab ("bpf: A subject")\nFollows upstream commit 0123456789abcdef ("bpf: Another").\nSigned-off-by/' \
+		"$top/patches/0006-credits.patch"
+	printf '0001-nosob.patch\n0002-ws.patch\n0004-fixes.patch\n0005-follows.patch\n0006-credits.patch\n' \
+		> "$top/series"
 	"$top/scripts/hygiene.sh" > /dev/null 2>&1 || return 1
 	r=$top/build/results/hygiene.res
 	expect_in "FAIL series matches patches/: patches/0003-stray.patch not in series" "$r" &&
 		expect_in "FAIL format 0001-nosob.patch: missing Signed-off-by" "$r" &&
+		expect_in "FAIL credits 0004-fixes.patch: malformed: Fixes: 1234abcd" "$r" &&
+		expect_in "FAIL credits 0005-follows.patch: malformed: Follows upstream commit 0123456789ab (no quotes)" "$r" &&
+		expect_in "PASS credits 0006-credits.patch" "$r" &&
 		expect_in "PASS format 0002-ws.patch" "$r" &&
 		expect_in "FAIL checkpatch 0002-ws.patch: total: 1 errors" "$r" &&
 		expect_in "FAIL series applies with zero fuzz" "$r"
@@ -490,6 +503,8 @@ if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 else
 	log "no built kernel: config and guest timeout tests not run"
 fi
+# HARNESS_ONLY="test ...": only these (while working on one)
+[ -n "${HARNESS_ONLY:-}" ] && read -r -a tests <<< "$HARNESS_ONLY"
 for t in "${tests[@]}"; do
 	if (set -e; "$t") > "$LOGS/harness-$t.log" 2>&1; then
 		echo "PASS harness $t" >> "$res"
