@@ -11,7 +11,7 @@ S := scripts
 
 .DEFAULT_GOAL := all
 .PHONY: all test test-debug stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
-	initramfs run vm hygiene harness-test tree export rebase check-bases prefix-test bisect clean distclean
+	initramfs run vm hygiene harness-test tree export rebase check-bases posting prefix-test bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 	@$(S)/pipeline.sh run
@@ -20,20 +20,20 @@ test: ## `make` plus series hygiene and harness tests (what CI runs)
 	@$(S)/pipeline.sh test
 
 test-debug: ## the tests on a KASAN/kmemleak/lockdep kernel, 4 vCPUs
-	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) $(S)/pipeline.sh debug
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) QEMU_TIMEOUT=$(QEMU_DEBUG_TIMEOUT) $(S)/pipeline.sh debug
 
 stress: ## the stress and lifetime tests STRESS_REPEAT (10) times in one boot
 	@STRESS_RUNS=$(STRESS_REPEAT) $(S)/pipeline.sh stress
 
 stress-debug: ## make stress on the debug kernel, 4 vCPUs, then its reports
-	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) STRESS_RUNS=$(STRESS_REPEAT) \
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) QEMU_TIMEOUT=$(QEMU_DEBUG_TIMEOUT) STRESS_RUNS=$(STRESS_REPEAT) \
 		$(S)/pipeline.sh stress
 
 regress: ## all of test_progs and test_verifier, patched vs pristine 6.1 (long)
 	@$(S)/pipeline.sh regress
 
 fuzz: ## differential fuzzer on the debug kernel: FUZZ_SECONDS (600), FUZZ_SEED (1)
-	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) FUZZ_ONLY=1 FUZZ_RUN_SECONDS=$(FUZZ_SECONDS) \
+	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) QEMU_TIMEOUT=$(QEMU_DEBUG_TIMEOUT) FUZZ_ONLY=1 FUZZ_RUN_SECONDS=$(FUZZ_SECONDS) \
 		$(S)/pipeline.sh fuzz
 
 fuzz-reverted: ## each soundness check undone in turn: time for the fuzzer to find it
@@ -94,6 +94,9 @@ rebase: ## replay build/tree onto KERNEL_DEB_VERSION=X with git; then make expor
 
 check-bases: ## apply the series to every linux-source-6.1 apt offers: a table
 	@$(S)/check-bases.sh
+
+posting: unpack ## the series in parts (posting/parts): cover letters and mboxes in build/posting, checked with git am
+	@$(S)/posting.sh
 
 prefix-test: unpack ## build and boot patches 1-PREFIX (or PREFIX_TREE), run PREFIX_TESTS (tests.list format)
 	@$(S)/reset-results.sh; $(S)/prefix-test.sh; $(S)/summary.sh

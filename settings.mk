@@ -20,8 +20,11 @@ KVM_PROBE_TIMEOUT ?= 10
 
 # Where everything is built (git-ignored).
 BUILD_DIR ?= build
-# vCPUs of the guest of make test-debug (the concurrency tests want 4)
+# vCPUs of the guest of make test-debug (the concurrency tests want 4), and
+# its hard timeout: the KASAN/lockdep kernel under TCG is several times
+# slower than the normal one
 QEMU_DEBUG_SMP ?= 4
+QEMU_DEBUG_TIMEOUT ?= 3600
 
 # make stress: these test_progs tests, STRESS_REPEAT times in one boot
 STRESS_TESTS ?= linked_list_stress,linked_list_lifetime
