@@ -99,7 +99,7 @@ posting: unpack ## the series in parts (posting/parts): cover letters and mboxes
 	@$(S)/posting.sh
 
 prefix-test: unpack ## build and boot patches 1-PREFIX (or PREFIX_TREE), run PREFIX_TESTS (tests.list format)
-	@$(S)/reset-results.sh; $(S)/prefix-test.sh; $(S)/summary.sh
+	@export VARIANT=prefix; $(S)/reset-results.sh; $(S)/prefix-test.sh; $(S)/summary.sh
 
 bisect: kernel ## apply patches one by one, build each (and the selftests where a patch touches them), name the first failure
 	@$(S)/bisect.sh
