@@ -130,10 +130,6 @@ bpfrow d "QUEUE map push + pop, 16-byte value (6.1's alternative to c)" queue-ma
 bpfrow e "HASH (no prealloc) update + delete, 16-byte value (alt. to a)" hash-map-malloc ""
 row f "b with 2 producers on the same list head (per producer)" "" \
 	"$(cell smp2 local-kptr-list 2)" "" ""
-row a-km "native a with kmalloc(GFP_ATOMIC) and kfree()" "" "" \
-	"$(cell smp1 native-alloc-kmalloc 1)" ""
-row c-km "native c with kmalloc(GFP_ATOMIC) and kfree()" "" "" \
-	"$(cell smp1 native-queue-kmalloc 1)" ""
 echo
 
 # goal_line NAME NUM DEN LIMIT: the median of the ratios of the rounds of
@@ -153,8 +149,7 @@ goal_line "c/d" local-kptr-queue queue-map 1.0
 goal_line "a/native a" local-kptr-alloc native-alloc 1.5
 goal_line "b/native b" local-kptr-list native-list 1.5
 goal_line "c/native c" local-kptr-queue native-queue 1.5
-echo "native, kmalloc / bpf_mem_alloc: a $(pcell smp1 native-alloc-kmalloc native-alloc)," \
-	"c $(pcell smp1 native-queue-kmalloc native-queue)"
+echo "(native: C in bpf_testmod with kmalloc(GFP_ATOMIC)/kfree(), the BPF allocator is not exported)"
 echo "(ratios: median [interquartile range] of the ratios of the two runs of each round)"
 
 mem=$dir/smp1/mem.log

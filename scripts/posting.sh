@@ -68,13 +68,13 @@ for ((k = 0; k < nparts; k++)); do
 	dir=$out/$((k + 1))-$name
 	mbox=$out/$((k + 1))-$name.mbox
 	mkdir -p "$dir"
-	prefix="PATCH v$version $((k + 1))/$nparts"
+	prefix="PATCH v$version part $((k + 1))/$nparts"
 	# the part's patches, numbered within it
 	: > "$mbox"
 	for ((i = first; i <= last; i++)); do
 		p=${all[i - 1]}
 		j=$((i - first + 1))
-		sed "0,/^Subject: \[PATCH\] /s//Subject: [$prefix $(printf '%02d' "$j")\/$(printf '%02d' "$n")] /" \
+		sed "0,/^Subject: \[PATCH\] /s|^Subject: \[PATCH\] |Subject: [$prefix $(printf '%02d' "$j")/$(printf '%02d' "$n")] |" \
 			"$TOP/patches/$p" > "$dir/$(printf '%04d' "$j")-${p#????-}"
 		cat "$dir/$(printf '%04d' "$j")-${p#????-}" >> "$mbox"
 	done

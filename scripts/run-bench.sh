@@ -29,7 +29,7 @@ accel=$("$TOP/scripts/pick-accel.sh")
 export GUEST_ACCEL=$accel
 objects=$(cd "$STOUT" && ls local_kptr*.bpf.o linked_list*.bpf.o | tr '\n' ' ')
 cases_bpf="local-kptr-alloc:1 local-kptr-list:1 local-kptr-queue:1 queue-map:1 hash-map-malloc:1"
-cases_native="native-alloc:1 native-list:1 native-queue:1 native-alloc-kmalloc:1 native-queue-kmalloc:1"
+cases_native="native-alloc:1 native-list:1 native-queue:1"
 profile_cases="local-kptr-alloc local-kptr-list local-kptr-queue native-alloc native-list native-queue"
 
 # boot NAME SMP CASES PROFILE MEM_OBJECTS VERISTAT

@@ -21,6 +21,9 @@ log "copying the pristine tree"
 rsync -a --exclude=/.harness-unpacked "$PRISTINE/" "$gt/"
 cd "$gt"
 git init -q -b master
+# Commits made by hand in this tree (fixups, splits) get the series' author
+git config user.name "Local Kptrs Project"
+git config user.email "local-kptrs@localhost"
 # Debian's top-level .gitignore ignores everything ("/*"): add by force.
 # New files in this tree need 'git add -f' for the same reason.
 git add -f -A .
