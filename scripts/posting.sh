@@ -56,6 +56,8 @@ mkdir -p "$out"
 # the cover letter gets its diffstat from there
 am=$out/am-check
 log "applying the parts in order with git am onto linux-source $KERNEL_DEB_VERSION"
+need_cmd rsync rsync
+need_cmd git git
 rsync -a --delete --exclude=/.harness-unpacked "$PRISTINE/" "$am/"
 git -C "$am" init -q
 git -C "$am" add -A -f

@@ -8,6 +8,7 @@ set -euo pipefail
 stage_begin tree
 
 need_cmd git git
+need_cmd rsync rsync
 [ -f "$PRISTINE/.harness-unpacked" ] || die "no pristine tree" "run 'make unpack' first"
 gt=$BUILD/tree
 ident=(-c user.name="Local Kptrs Project" -c user.email="local-kptrs@localhost")
