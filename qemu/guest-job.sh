@@ -8,7 +8,8 @@
 #            TEST_PROGS_PARALLEL=1), test_verifier and the Debian-libbpf
 #            loader if listed, then the fuzzer if FUZZ_SECONDS > 0
 #            ('make', 'make test')
-#   regress  all of test_progs and test_verifier ('make regress')
+#   regress  all of test_progs and test_verifier, then veristat
+#            ('make regress')
 #   stress   the stress tests STRESS_RUNS times ('make stress')
 #   fuzz     only the fuzzer ('make fuzz', 'make fuzz-reverted')
 #   bench    the benchmarks and veristat ('make bench')
@@ -128,6 +129,17 @@ if [ "$GUEST_MODE" = regress ] ||
 	./test_verifier > "$job/test_verifier.log" 2>&1
 	echo $? > "$job/test_verifier.rc"
 	tail -n 1 "$job/test_verifier.log"
+fi
+# regress: veristat over 6.1's own selftest objects (VERISTAT_BIN and
+# VERISTAT_OBJECTS: the pristine build's), one CSV line per program
+if [ "$GUEST_MODE" = regress ] && [ -n "${VERISTAT_OBJECTS:-}" ]; then
+	insmod ./bpf_testmod.ko 2> /dev/null
+	echo "guest: veristat over $(echo $VERISTAT_OBJECTS | wc -w) objects"
+	# shellcheck disable=SC2086 # a list of file names
+	"$VERISTAT_BIN" -o csv $VERISTAT_OBJECTS > "$job/veristat.csv" 2> "$job/veristat.err"
+	echo $? > "$job/veristat.rc"
+	echo "guest: veristat: $(($(wc -l < "$job/veristat.csv") - 1)) programs"
+	rmmod bpf_testmod 2> /dev/null
 fi
 # tests: the Debian-libbpf loader test (tests.list: debian_libbpf), an
 # upstream-style object loaded with the system's libbpf only

@@ -21,6 +21,8 @@ fi
 targets=("$STOUT/test_progs" "$STOUT/test_verifier" "$STOUT/bpf_testmod.ko")
 # make bench: the benchmark runner and veristat too
 [ "${BUILD_BENCH:-0}" = 1 ] && targets+=("$STOUT/bench" "$STOUT/veristat")
+# make regress: veristat (pristine variant: it runs over those objects)
+[ "${BUILD_VERISTAT:-0}" = 1 ] && targets+=("$STOUT/veristat")
 buildlog=$LOGS/build-selftests${VARIANT:+-$VARIANT}.log
 log "clang $(clang --version | sed -n 's/.*clang version \([^ ]*\).*/\1/p' | head -n 1): ${targets[*]##*/} (log: $buildlog)"
 # KBUILD_OUTPUT: bpf_testmod.ko is built against the O= kernel build.

@@ -7,9 +7,10 @@
 #   pipeline.sh debug  the tests on the debug kernel (VARIANT=debug, its
 #                      own build directories), then its reports
 #                      ('make test-debug')
-#   pipeline.sh regress build as 'run' does and run all of test_progs
-#                      and test_verifier, then the same on the pristine
-#                      base (VARIANT=pristine), then compare ('make regress')
+#   pipeline.sh regress build as 'run' does and the pristine base
+#                      (VARIANT=pristine), then run all of test_progs,
+#                      test_verifier and veristat over 6.1's own selftest
+#                      objects on each kernel, then compare ('make regress')
 #   pipeline.sh bench  build as 'run' does, plus bench and veristat, then
 #                      the benchmarks in three boots ('make bench')
 #   pipeline.sh fuzz   build as 'run' does plus the fuzzer, then only the
@@ -38,11 +39,14 @@ fi
 if [ "$what" = bench ]; then
 	stages+=(scripts/run-bench.sh)
 elif [ "$what" = regress ]; then
-	stages+=("env FULL_RUN=1 scripts/run-tests.sh")
-	for s in prepare-pristine config build-kernel build-selftests; do
+	# both kernels first: each guest runs veristat over the pristine
+	# tree's own selftest objects, built by the pristine variant
+	for s in prepare-pristine config build-kernel; do
 		stages+=("env VARIANT=pristine scripts/$s.sh")
 	done
-	stages+=("env VARIANT=pristine FULL_RUN=1 scripts/run-tests.sh"
+	stages+=("env VARIANT=pristine BUILD_VERISTAT=1 scripts/build-selftests.sh"
+		"env FULL_RUN=1 scripts/run-tests.sh"
+		"env VARIANT=pristine FULL_RUN=1 scripts/run-tests.sh"
 		scripts/regress-compare.sh)
 elif [ "$what" = test ]; then
 	# a short fixed-seed fuzzer run in the same boot as the tests

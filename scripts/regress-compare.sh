@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make regress: compare the full test_progs and test_verifier runs of the
 # pristine and the patched kernel ($BUILD/regress/{pristine,patched}) and
-# print every test whose result differs.  A regression is a test or subtest
+# print every test whose result differs; then veristat's figures of both
+# (scripts/veristat-compare.sh).  A regression is a test or subtest
 # that is OK on pristine and not OK (failed, skipped or gone) when patched;
 # each is a failed check, and "no regressions" is one passed check.
 set -euo pipefail
@@ -90,4 +91,15 @@ else
 	echo "PASS regress: no regressions, $(wc -l < "$dir/compare.txt") results compared" >> "$res"
 fi
 log "comparison: $dir/compare.txt"
+
+# veristat over 6.1's own selftest objects on both kernels: a program the
+# pristine verifier accepts and the patched one refuses is a regression;
+# the growth of verified instructions and states is reported, not judged
+vs_p=$dir/pristine/veristat.csv vs_x=$dir/patched/veristat.csv
+if [ ! -s "$vs_p" ] || [ ! -s "$vs_x" ]; then
+	echo "FAIL regress veristat: no output (see $dir/*/veristat.err)" >> "$res"
+else
+	"$TOP/scripts/veristat-compare.sh" "$vs_p" "$vs_x" "$dir/veristat-compare.txt" "$res"
+	log "veristat per program: $dir/veristat-compare.txt"
+fi
 stage_end

@@ -31,11 +31,19 @@ fi
 # regress-compare.sh instead of judged here
 FULL_RUN=${FULL_RUN:-0}
 deny_lists=("$TOP/selftests/deny.list")
+veristat_bin='' veristat_objects=''
 if [ "$FULL_RUN" = 1 ]; then
 	tests_list=/dev/null
 	run_verifier=1
 	deny_lists+=("$TOP/selftests/regress-deny.list")
 	QEMU_TIMEOUT=$REGRESS_TIMEOUT
+	# veristat over 6.1's own selftest objects, the same files and the
+	# same veristat on both kernels (built by the pristine variant)
+	pristine_out=$BUILD/selftests-pristine
+	[ -x "$pristine_out/veristat" ] || die "no $pristine_out/veristat" \
+		"run 'VARIANT=pristine BUILD_VERISTAT=1 scripts/build-selftests.sh' ('make regress' does)"
+	veristat_bin=$pristine_out/veristat
+	veristat_objects=$(find "$pristine_out" -maxdepth 1 -name '*.bpf.o' | LC_ALL=C sort | tr '\n' ' ')
 fi
 while read -r runner name _; do
 	case "$runner" in
@@ -99,6 +107,8 @@ FUZZ_BIN='$fuzz_bin'
 FUZZ_PRIVS='${FUZZ_PRIVS:-root unpriv}'
 FUZZ_STOP=${FUZZ_STOP:-0}
 FUZZ_VERBOSE='${FUZZ_VERBOSE:-}'
+VERISTAT_BIN='$veristat_bin'
+VERISTAT_OBJECTS='$veristat_objects'
 ENV
 
 # --- boot and run -------------------------------------------------------------
@@ -117,7 +127,7 @@ if [ "$FULL_RUN" = 1 ]; then
 	out=$BUILD/regress/${VARIANT:-patched}
 	rm -rf "$out"
 	mkdir -p "$out"
-	cp "$job"/test_progs.* "$job"/test_verifier.* "$out/" 2> /dev/null || true
+	cp "$job"/test_progs.* "$job"/test_verifier.* "$job"/veristat.* "$out/" 2> /dev/null || true
 	log "logs for regress-compare.sh in $out"
 elif [ "$STRESS_RUNS" -gt 0 ]; then
 	"$TOP/scripts/judge-stress.sh" "$job" "$RESULTS/stress.res"

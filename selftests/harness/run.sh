@@ -260,14 +260,58 @@ regress_compare_finds_regressions()
 		> "$top/build/regress/patched/test_progs.log"
 	printf '#0/u one OK\n#0/p one OK\n' > "$top/build/regress/pristine/test_verifier.log"
 	printf '#0/u one OK\n#0/p one FAIL\n' > "$top/build/regress/patched/test_verifier.log"
+	veristat_csv "$top/build/regress/pristine/veristat.csv" success,100 success,200
+	veristat_csv "$top/build/regress/patched/veristat.csv" success,130 failure,200
 	REGRESS_CONFIRM=0 "$top/scripts/regress-compare.sh" > "$out" 2>&1 || return 1
 	local r=$top/build/results/regress.res
-	# a and a/x, b, test_verifier 0/p
-	[ "$(grep -c '^FAIL' "$r")" = 4 ] && ! grep -q '^PASS' "$r" &&
+	# a and a/x, b, test_verifier 0/p, veristat p2
+	[ "$(grep -c '^FAIL' "$r")" = 5 ] && ! grep -q '^PASS' "$r" &&
 		expect_in "FAIL regress test_progs:a/x: OK on pristine, FAIL patched" "$r" &&
 		expect_in "FAIL regress test_progs:b: OK on pristine, none patched" "$r" &&
 		expect_in "FAIL regress test_verifier:0/p: OK on pristine, FAIL patched" "$r" &&
+		expect_in "FAIL regress veristat o.bpf.o p2: accepted by the pristine kernel, failure patched" "$r" &&
 		expect_in "test_progs:c FAIL OK" "$out"
+}
+
+# veristat_csv FILE VERDICT,INSNS...: a veristat -o csv output, programs
+# p1, p2, ... of o.bpf.o, with as many states as a tenth of the insns
+veristat_csv()
+{
+	local f=$1 i=0 v
+	shift
+	echo 'file_name,prog_name,verdict,duration,total_insns,total_states,peak_states' > "$f"
+	for v in "$@"; do
+		i=$((i + 1))
+		echo "o.bpf.o,p$i,${v%,*},10,${v#*,},$((${v#*,} / 10)),1" >> "$f"
+	done
+}
+
+# veristat-compare.sh: totals over the programs both kernels accept; a
+# program only the patched kernel accepts is no regression; no output on
+# one side is a failure
+veristat_compare_totals()
+{
+	local d=$work/veristat out=$work/veristat.out
+	mkdir -p "$d"
+	veristat_csv "$d/p.csv" success,100 success,300 failure,50
+	veristat_csv "$d/x.csv" success,150 success,300 success,60
+	"$TOP/scripts/veristat-compare.sh" "$d/p.csv" "$d/x.csv" "$d/table" "$d/res" > "$out" 2>&1 || return 1
+	expect_in "veristat: 3 programs, 2 accepted by both kernels" "$out" &&
+		expect_in "verified instructions: 400 pristine, 450 patched (+12.50%)" "$out" &&
+		expect_in "more than 10% more instructions: 1," "$out" &&
+		expect_in "o.bpf.o p1 success success 100 150 +50.0% 10 15" "$d/table" &&
+		expect_in "PASS regress veristat: 3 programs, none refused that the pristine kernel accepts (instructions +12.50%)" "$d/res" &&
+		! grep -q '^FAIL' "$d/res" || return 1
+	# no veristat output: regress-compare.sh fails the check
+	local top
+	top=$(fake_top veristat-missing)
+	mkdir -p "$top/build/regress/pristine" "$top/build/regress/patched"
+	for v in pristine patched; do
+		echo '#1 a:OK' > "$top/build/regress/$v/test_progs.log"
+		echo '#0/u one OK' > "$top/build/regress/$v/test_verifier.log"
+	done
+	REGRESS_CONFIRM=0 "$top/scripts/regress-compare.sh" > "$out" 2>&1 || return 1
+	expect_in "FAIL regress veristat: no output" "$top/build/results/regress.res"
 }
 
 tree_export_round_trip()
@@ -494,7 +538,7 @@ guest_timeout_keeps_log()
 tests=(apply_names_rejected_hunk apply_revert_touches_file
 	fetch_missing_version_lists_offers hygiene_flags_bad_patches
 	judge_counts_skip_fail_missing judge_stress_counts_runs
-	regress_compare_finds_regressions tree_export_round_trip
+	regress_compare_finds_regressions veristat_compare_totals tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
 	check_bases_table judge_fuzz_names_findings_and_hangs
 	bench_report_quartiles_and_round_ratios)
