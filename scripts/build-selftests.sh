@@ -38,9 +38,12 @@ done
 log "$(find "$STOUT" -maxdepth 1 -name '*.bpf.o' | wc -l) BPF objects"
 stage_end
 # the loader test with the system's libbpf (tests.list: debian_libbpf); a
-# prefix of the series before the lists (make prefix-test) has nothing for
-# it to load
-if [ "$VARIANT" = prefix ] &&
+# prefix of the series before the lists (make prefix-test) and the
+# pristine base (make regress, which does not run it) have nothing for it
+# to load
+if [ "$VARIANT" = pristine ]; then
+	log "pristine base: the Debian-libbpf loader test is not built"
+elif [ "$VARIANT" = prefix ] &&
    ! grep -q '^struct bpf_list_head {' "$STOUT/tools/include/vmlinux.h" 2>/dev/null; then
 	log "no bpf_list_head in this kernel: the Debian-libbpf loader test is not built"
 else
