@@ -3,14 +3,14 @@
 # Each target's real work is in scripts/; `make help` lists them.
 
 include settings.mk
-export KERNEL_DEB_VERSION LLVM_VERSION JOBS USE_CCACHE
+export KERNEL_DEB_VERSION DISTRO_DEB_VERSION LLVM_VERSION JOBS USE_CCACHE
 export QEMU_ACCEL QEMU_SMP QEMU_MEM QEMU_TIMEOUT KVM_PROBE_TIMEOUT BUILD_DIR
 export STRESS_TESTS BENCH_RUNS BENCH_SECONDS BENCH_LOOPS BENCH_PROFILE BENCH_MEM_OBJECTS BENCH_BOOTS BENCH_ONLY FUZZ_SEED
 
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-debug stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-distro test-debug bench-distro stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export rebase check-bases posting prefix-test bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -18,6 +18,9 @@ all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
 
 test: ## `make` plus series hygiene and harness tests (what CI runs)
 	@$(S)/pipeline.sh test
+
+test-distro: ## the tests of `make test` on the series built with Debian's own config
+	@VARIANT=distro $(S)/pipeline.sh distro
 
 test-debug: ## the tests on a KASAN/kmemleak/lockdep kernel, 4 vCPUs
 	@VARIANT=debug QEMU_SMP=$(QEMU_DEBUG_SMP) QEMU_TIMEOUT=$(QEMU_DEBUG_TIMEOUT) $(S)/pipeline.sh debug
@@ -41,6 +44,9 @@ fuzz-reverted: ## each soundness check undone in turn: time for the fuzzer to fi
 
 bench: ## benchmarks of local kptrs and lists vs queue/hash maps, veristat figures
 	@$(S)/pipeline.sh bench
+
+bench-distro: ## make bench on the series built with Debian's own config (build/bench-distro)
+	@VARIANT=distro $(S)/pipeline.sh bench
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \

@@ -56,3 +56,8 @@ FUZZ_SEED ?= 1
 FUZZ_TEST_SECONDS ?= 120
 # make fuzz-reverted: at most this many seconds of fuzzing per undone check
 FUZZ_REVERTED_SECONDS ?= 600
+
+# make test-distro / bench-distro: the version of the Debian kernel image
+# package whose /boot/config-* the distro kernel starts from; "pin" is
+# KERNEL_DEB_VERSION
+DISTRO_DEB_VERSION ?= pin

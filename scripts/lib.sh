@@ -36,6 +36,8 @@ TREE=$BUILD/linux			# patched source tree the builds use
 # build fixes of the series, built the same way.
 VARIANT=${VARIANT:-}
 [ "$VARIANT" = pristine ] && TREE=$BUILD/linux-pristine
+# VARIANT=distro (make test-distro, make bench-distro): the patched tree
+# built with Debian's own config (scripts/config-distro.sh).
 # VARIANT=prefix (make prefix-test): a tree holding a prefix of the series,
 # PREFIX_TREE (default build/prefix/linux), built like the normal kernel
 [ "$VARIANT" = prefix ] && TREE=${PREFIX_TREE:-$BUILD/prefix/linux}

@@ -4,6 +4,9 @@
 #   pipeline.sh run    fetch .. run-tests          ('make')
 #   pipeline.sh test   the same plus series hygiene and the harness's
 #                      own tests ('make test')
+#   pipeline.sh distro the tests as 'test' runs them (no hygiene or harness
+#                      tests) on the kernel built with Debian's own config
+#                      (VARIANT=distro, 'make test-distro')
 #   pipeline.sh debug  the tests on the debug kernel (VARIANT=debug, its
 #                      own build directories), then its reports
 #                      ('make test-debug')
@@ -31,9 +34,15 @@ stages=(scripts/install-deps.sh scripts/fetch.sh scripts/unpack.sh scripts/apply
 # make bench also builds the selftests' bench runner and veristat
 build_selftests=scripts/build-selftests.sh
 [ "$what" = bench ] && build_selftests="env BUILD_BENCH=1 scripts/build-selftests.sh"
-stages+=(scripts/config.sh scripts/build-kernel.sh "$build_selftests" scripts/mkinitramfs.sh)
+# VARIANT=distro: Debian's own config instead of allnoconfig + fragments
+if [ "$VARIANT" = distro ]; then
+	stages+=(scripts/fetch-distro-config.sh scripts/config-distro.sh)
+else
+	stages+=(scripts/config.sh)
+fi
+stages+=(scripts/build-kernel.sh "$build_selftests" scripts/mkinitramfs.sh)
 [ "$what" = test ] && stages+=(selftests/harness/run.sh)
-if [ "$what" = test ] || [ "$what" = fuzz ]; then
+if [ "$what" = test ] || [ "$what" = fuzz ] || [ "$what" = distro ]; then
 	stages+=(scripts/build-fuzz.sh)
 fi
 if [ "$what" = bench ]; then
@@ -48,7 +57,7 @@ elif [ "$what" = regress ]; then
 		"env FULL_RUN=1 scripts/run-tests.sh"
 		"env VARIANT=pristine FULL_RUN=1 scripts/run-tests.sh"
 		scripts/regress-compare.sh)
-elif [ "$what" = test ]; then
+elif [ "$what" = test ] || [ "$what" = distro ]; then
 	# a short fixed-seed fuzzer run in the same boot as the tests
 	stages+=("env FUZZ_RUN_SECONDS=$FUZZ_TEST_SECONDS scripts/run-tests.sh")
 else

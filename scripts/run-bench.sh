@@ -22,7 +22,7 @@ done
 if [ "$BENCH_PROFILE" = 1 ]; then
 	need_cmd perf linux-perf
 fi
-out=$BUILD/bench
+out=$BUILD/bench${VARIANT:+-$VARIANT}
 rm -rf "$out"
 mkdir -p "$out" "$RESULTS"
 accel=$("$TOP/scripts/pick-accel.sh")

@@ -117,6 +117,36 @@ fetch_missing_version_lists_offers()
 		expect_in "make KERNEL_DEB_VERSION=" "$out"
 }
 
+# fetch-distro-config.sh: a Debian kernel image version apt does not offer
+fetch_distro_config_missing_version_lists_offers()
+{
+	local top out=$work/out-distro
+	top=$(fake_top fetch-distro)
+	if DISTRO_DEB_VERSION=0.0.0-0 "$top/scripts/fetch-distro-config.sh" > "$out" 2>&1; then
+		echo "fetch-distro-config.sh succeeded for version 0.0.0-0"
+		return 1
+	fi
+	expect_in "no Debian amd64 kernel image of version 0.0.0-0 in the apt archive (offered: 6.1." "$out" &&
+		expect_in "DISTRO_DEB_VERSION=<one offered>" "$out"
+}
+
+# config-distro.sh: a line of kconfig-distro-fragment that olddefconfig
+# drops is named (needs the patched tree and Debian's config)
+config_distro_names_dropped_option()
+{
+	local top out=$work/out-config-distro
+	top=$(fake_top config-distro)
+	echo 'CONFIG_HARNESS_NO_SUCH_OPTION=y' >> "$top/kconfig-distro-fragment"
+	mkdir -p "$top/build/cache"
+	cp "$CACHE/config-distro" "$top/build/cache/config-distro"
+	ln -s "$TREE" "$top/build/linux"
+	if VARIANT=distro "$top/scripts/config-distro.sh" > "$out" 2>&1; then
+		echo "config-distro.sh accepted an unknown option"
+		return 1
+	fi
+	expect_in "dropped: CONFIG_HARNESS_NO_SUCH_OPTION=y (kconfig-distro-fragment)" "$out"
+}
+
 hygiene_flags_bad_patches()
 {
 	local top r
@@ -536,7 +566,8 @@ guest_timeout_keeps_log()
 
 # --- run ---------------------------------------------------------------------
 tests=(apply_names_rejected_hunk apply_revert_touches_file
-	fetch_missing_version_lists_offers hygiene_flags_bad_patches
+	fetch_missing_version_lists_offers fetch_distro_config_missing_version_lists_offers
+	hygiene_flags_bad_patches
 	judge_counts_skip_fail_missing judge_stress_counts_runs
 	regress_compare_finds_regressions veristat_compare_totals tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
@@ -544,6 +575,9 @@ tests=(apply_names_rejected_hunk apply_revert_touches_file
 	bench_report_quartiles_and_round_ratios)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
+fi
+if [ -s "$CACHE/config-distro" ] && [ -f "$TREE/Makefile" ]; then
+	tests+=(config_distro_names_dropped_option)
 else
 	log "no built kernel: config and guest timeout tests not run"
 fi
