@@ -32,9 +32,14 @@ fi
 FULL_RUN=${FULL_RUN:-0}
 deny_lists=("$TOP/selftests/deny.list")
 veristat_bin='' veristat_objects=''
+# VERISTAT_ONLY=1: only the veristat part of a make regress run (its
+# output replaces that run's veristat.csv in build/regress/<variant>)
+VERISTAT_ONLY=${VERISTAT_ONLY:-0}
+[ "$VERISTAT_ONLY" = 1 ] && FULL_RUN=1
 if [ "$FULL_RUN" = 1 ]; then
 	tests_list=/dev/null
 	run_verifier=1
+	[ "$VERISTAT_ONLY" = 1 ] && run_verifier=0
 	deny_lists+=("$TOP/selftests/regress-deny.list")
 	QEMU_TIMEOUT=$REGRESS_TIMEOUT
 	# veristat over 6.1's own selftest objects, the same files and the
@@ -69,7 +74,9 @@ if [ "$FULL_RUN" = 1 ] || [ "$STRESS_RUNS" -gt 0 ] || [ "$tests_list" = /dev/nul
 fi
 
 # the guest job's mode (qemu/guest-job.sh)
-if [ "$FULL_RUN" = 1 ]; then
+if [ "$VERISTAT_ONLY" = 1 ]; then
+	mode=veristat
+elif [ "$FULL_RUN" = 1 ]; then
 	mode=regress
 elif [ "$STRESS_RUNS" -gt 0 ]; then
 	mode=stress
@@ -123,7 +130,12 @@ STAGE=$STAGE "$TOP/scripts/guest-run.sh" "$job" "$serial" "$QEMU_TIMEOUT" ||
 	die "the guest run failed (serial log: $serial)"
 cp "$job"/*.log "$job"/*.rc "$LOGS/" 2> /dev/null || true
 
-if [ "$FULL_RUN" = 1 ]; then
+if [ "$VERISTAT_ONLY" = 1 ]; then
+	out=$BUILD/regress/${VARIANT:-patched}
+	mkdir -p "$out"
+	cp "$job"/veristat.* "$out/"
+	log "veristat for regress-compare.sh in $out: $(($(wc -l < "$out/veristat.csv") - 1)) programs"
+elif [ "$FULL_RUN" = 1 ]; then
 	out=$BUILD/regress/${VARIANT:-patched}
 	rm -rf "$out"
 	mkdir -p "$out"
