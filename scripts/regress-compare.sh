@@ -99,7 +99,8 @@ vs_p=$dir/pristine/veristat.csv vs_x=$dir/patched/veristat.csv
 if [ ! -s "$vs_p" ] || [ ! -s "$vs_x" ]; then
 	echo "FAIL regress veristat: no output (see $dir/*/veristat.err)" >> "$res"
 else
-	"$TOP/scripts/veristat-compare.sh" "$vs_p" "$vs_x" "$dir/veristat-compare.txt" "$res"
+	"$TOP/scripts/veristat-compare.sh" "$vs_p" "$vs_x" "$dir/veristat-compare.txt" "$res" \
+		"$TOP/selftests/regress-veristat-expected.list"
 	log "veristat per program: $dir/veristat-compare.txt"
 fi
 stage_end
