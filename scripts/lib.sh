@@ -199,3 +199,41 @@ use_debian_llvm()
 		"run 'make deps' or: apt-get install clang-$LLVM_VERSION llvm-$LLVM_VERSION lld-$LLVM_VERSION"
 	export PATH=$llvm_bin:$PATH
 }
+
+# fetch_deb PACKAGE VERSION SHA256 DEST HINT: DEST is PACKAGE=VERSION as
+# apt-get download gets it, checked against SHA256 (apt's signed index);
+# a copy already there with that SHA256 is kept.  HINT: what to run again
+# after a failed download.
+fetch_deb()
+{
+	local pkg=$1 ver=$2 sha=$3 dest=$4 hint=$5 tmp got
+
+	if [ -f "$dest" ] && echo "$sha  $dest" | sha256sum --quiet -c - 2> /dev/null; then
+		log "cached: $dest (sha256 ok)"
+		return 0
+	fi
+	rm -f "$dest"
+	log "downloading $pkg=$ver"
+	tmp=$(mktemp -d "$CACHE/download.XXXXXX")
+	# Let apt's sandbox user write the download directory when we are root.
+	[ "$(id -u)" -ne 0 ] || chown _apt "$tmp" 2> /dev/null || true
+	if ! (cd "$tmp" && apt-get download -q "$pkg=$ver") > "$LOGS/$STAGE.log" 2>&1; then
+		tail -n 5 "$LOGS/$STAGE.log" >&2
+		rm -rf "$tmp"
+		die "apt-get download $pkg=$ver failed (log: $LOGS/$STAGE.log)" \
+			"check the network and apt sources, then $hint"
+	fi
+	got=$(find "$tmp" -name '*.deb' | awk 'NR == 1')
+	if [ -z "$got" ]; then
+		rm -rf "$tmp"
+		die "apt-get download produced no .deb" "$hint"
+	fi
+	if ! echo "$sha  $got" | sha256sum --quiet -c -; then
+		rm -rf "$tmp"
+		die "sha256 mismatch for $(basename "$got") (expected $sha)" \
+			"the download is corrupt; $hint"
+	fi
+	mv "$got" "$dest"
+	rm -rf "$tmp"
+	log "saved $dest (sha256 $sha)"
+}
