@@ -121,11 +121,5 @@ if [ ${#changed[@]} -gt 0 ]; then
 fi
 log "as Debian has them: $(for o in "${debian_values[@]}"; do printf '%s=%s ' "$o" "$(value "CONFIG_$o" "$new")"; done)"
 
-if [ -f "$KBUILD/.config" ] && cmp -s "$KBUILD/.config" "$new"; then
-	rm -f "$new"
-	log "unchanged: $KBUILD/.config"
-else
-	mv "$new" "$KBUILD/.config"
-	log "wrote $KBUILD/.config ($(grep -c '=y$' "$KBUILD/.config") built in)"
-fi
+install_config "$new"
 stage_end

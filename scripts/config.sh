@@ -68,11 +68,5 @@ if [ ${#dropped[@]} -gt 0 ]; then
 		"add the options they depend on to kconfig-fragment"
 fi
 
-if [ -f "$KBUILD/.config" ] && cmp -s "$KBUILD/.config" "$KBUILD/.config.new"; then
-	rm -f "$KBUILD/.config.new"
-	log "unchanged: $KBUILD/.config"
-else
-	mv "$KBUILD/.config.new" "$KBUILD/.config"
-	log "wrote $KBUILD/.config ($(grep -c '=[ym]$' "$KBUILD/.config") options enabled)"
-fi
+install_config "$KBUILD/.config.new"
 stage_end

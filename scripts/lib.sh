@@ -237,3 +237,18 @@ fetch_deb()
 	rm -rf "$tmp"
 	log "saved $dest (sha256 $sha)"
 }
+
+# install_config NEW: NEW becomes $KBUILD/.config only if it differs, so
+# that a re-run does not trigger a rebuild
+install_config()
+{
+	local new=$1
+
+	if [ -f "$KBUILD/.config" ] && cmp -s "$KBUILD/.config" "$new"; then
+		rm -f "$new"
+		log "unchanged: $KBUILD/.config"
+	else
+		mv "$new" "$KBUILD/.config"
+		log "wrote $KBUILD/.config ($(grep -c '=y$' "$KBUILD/.config") built in, $(grep -c '=m$' "$KBUILD/.config") modules)"
+	fi
+}
