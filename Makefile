@@ -10,7 +10,7 @@ export STRESS_TESTS BENCH_RUNS BENCH_SECONDS BENCH_LOOPS BENCH_PROFILE BENCH_MEM
 S := scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-distro test-debug bench-distro stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
+.PHONY: all test test-distro test-debug bench-distro bench-compare stress stress-debug regress bench fuzz fuzz-reverted help deps fetch unpack apply config kernel selftests \
 	initramfs run vm hygiene harness-test tree export rebase check-bases posting prefix-test bisect clean distclean
 
 all: ## main job: deps, fetch, apply, build, boot, run selftests, summary
@@ -47,6 +47,10 @@ bench: ## benchmarks of local kptrs and lists vs queue/hash maps, veristat figur
 
 bench-distro: ## make bench on the series built with Debian's own config (build/bench-distro)
 	@VARIANT=distro $(S)/pipeline.sh bench
+
+bench-compare: ## the headline figures of make bench and make bench-distro side by side
+	@$(S)/bench-compare.sh "make bench" $(BUILD_DIR)/bench/report.txt "Debian config" \
+		$(BUILD_DIR)/bench-distro/report.txt
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | \

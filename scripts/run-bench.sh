@@ -92,4 +92,12 @@ done
 
 BENCH_ACCEL=$accel "$TOP/scripts/bench-report.sh" "$out" | tee "$out/report.txt"
 log "report: $out/report.txt, veristat: $out/veristat.csv, profiles: $out/smp1/perf-*.txt"
+# the harness's config and Debian's side by side, once both have run
+default=$BUILD/bench/report.txt distro=$BUILD/bench-distro/report.txt
+if [ -s "$default" ] && [ -s "$distro" ]; then
+	echo
+	echo "this config (make bench) and Debian's (make bench-distro), side by side:"
+	"$TOP/scripts/bench-compare.sh" "make bench" "$default" "Debian config" "$distro" |
+		tee "$out/compare.txt"
+fi
 stage_end

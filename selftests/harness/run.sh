@@ -556,6 +556,34 @@ bench_report_quartiles_and_round_ratios()
 		expect_in "c/d = n/a" "$out"
 }
 
+# two reports side by side (make bench-distro): medians, ratios, goal lines
+bench_compare_side_by_side()
+{
+	local top dir out=$work/bench-compare.txt i v scale
+	top=$(fake_top bench-compare)
+	for scale in 1 2; do
+		dir=$work/bench-$scale
+		mkdir -p "$dir/smp1"
+		i=0
+		for v in 100 110 120 200; do
+			i=$((i + 1))
+			printf 'Summary: throughput 1 M ops/s, latency %s ns/op\n' "$((v * scale))" \
+				> "$dir/smp1/bench-local-kptr-list-p1-$i.log"
+			printf 'Summary: throughput 1 M ops/s, latency %s ns/op\n' 50 \
+				> "$dir/smp1/bench-native-list-p1-$i.log"
+		done
+		BENCH_ACCEL=tcg "$top/scripts/bench-report.sh" "$dir" > "$dir/report.txt" 2>&1 ||
+			return 1
+	done
+	"$top/scripts/bench-compare.sh" one "$work/bench-1/report.txt" two \
+		"$work/bench-2/report.txt" > "$out" 2>&1 || return 1
+	grep -q '^| b    | lock, pop_front, unlock, lock, add_tail, unlock  *| 115  *| 230  *| 50  *| 50  *| 2.30  *| 4.60  *|$' "$out" &&
+		expect_in "b/native b: one 2.30 (2 vCPUs: n/a): goal <= 1.5 not met; two 4.60" "$out" &&
+		! "$top/scripts/bench-compare.sh" one "$work/bench-1/report.txt" two \
+			"$work/no-such-report.txt" > "$out" 2>&1 &&
+		expect_in "bench-compare: no report $work/no-such-report.txt" "$out"
+}
+
 guest_timeout_keeps_log()
 {
 	local top out=$work/out
@@ -579,7 +607,7 @@ tests=(apply_names_rejected_hunk apply_revert_touches_file
 	regress_compare_finds_regressions veristat_compare_totals tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
 	check_bases_table judge_fuzz_names_findings_and_hangs
-	bench_report_quartiles_and_round_ratios)
+	bench_report_quartiles_and_round_ratios bench_compare_side_by_side)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 fi
