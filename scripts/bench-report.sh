@@ -95,7 +95,10 @@ goal()
 }
 
 host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-kernel=$(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$dir/smp1/serial.log" 2> /dev/null | head -n 1 || true)
+# the kernel's banner, or the guest job's line where the console starts
+# later (Debian's config)
+kernel=$(sed -n -e 's/^Linux version \([^ ]*\).*/\1/p' -e 's/^guest: kernel \([^ ,]*\),.*/\1/p' \
+	"$dir/smp1/serial.log" 2> /dev/null | head -n 1 || true)
 echo "make bench, $(date -u +%Y-%m-%d): host $host_cpu, $(nproc) cores; guest kernel ${kernel:-?}" \
 	"with the series, QEMU ${BENCH_ACCEL:-?};"
 echo "ns per operation: median [interquartile range] of $BENCH_RUNS interleaved runs of" \
