@@ -21,6 +21,12 @@ while IFS= read -r line; do
 	esac
 done < "$TOP/settings.mk"
 unset line var val
+# Settings given on make's command line (make test BUILD_DIR=...) reach the
+# scripts in MAKEFLAGS too, and from there every make they run, where they
+# would override the kernel's and the selftests' variables of the same name
+# (the selftests Makefile has a BUILD_DIR of its own): the makes the
+# scripts run get only the arguments the scripts give them.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES
 
 case "$BUILD_DIR" in
 /*) BUILD=$BUILD_DIR ;;
