@@ -584,6 +584,28 @@ bench_compare_side_by_side()
 		expect_in "bench-compare: no report $work/no-such-report.txt" "$out"
 }
 
+# A setting on make's command line stays in the harness: a make that a
+# script runs keeps its own variable of the same name (the selftests
+# Makefile's BUILD_DIR against make test BUILD_DIR=...)
+make_settings_stay_in_harness()
+{
+	local top out=$work/make-settings.txt
+
+	top=$(fake_top make-settings)
+	printf 'BUILD_DIR := its-own\nall:\n\t@echo "inner BUILD_DIR=$(BUILD_DIR)"\n' \
+		> "$top/inner.mk"
+	cat > "$top/run-inner.sh" <<'SH'
+#!/usr/bin/env bash
+set -euo pipefail
+. "$(dirname "$0")/scripts/lib.sh"
+make -s -f "$TOP/inner.mk"
+SH
+	chmod +x "$top/run-inner.sh"
+	printf 'all:\n\t@./run-inner.sh\n' > "$top/Makefile"
+	make -s -C "$top" BUILD_DIR="$top/build" > "$out" 2>&1 &&
+		expect_in "inner BUILD_DIR=its-own" "$out"
+}
+
 guest_timeout_keeps_log()
 {
 	local top out=$work/out
@@ -607,7 +629,8 @@ tests=(apply_names_rejected_hunk apply_revert_touches_file
 	regress_compare_finds_regressions veristat_compare_totals tree_export_round_trip
 	rebase_stops_at_conflict_then_exports rebase_drops_patch_in_base_refuses_unexported
 	check_bases_table judge_fuzz_names_findings_and_hangs
-	bench_report_quartiles_and_round_ratios bench_compare_side_by_side)
+	bench_report_quartiles_and_round_ratios bench_compare_side_by_side
+	make_settings_stay_in_harness)
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ -x "$STOUT/test_progs" ]; then
 	tests+=(config_names_dropped_option guest_timeout_keeps_log)
 fi
