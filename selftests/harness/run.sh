@@ -6,6 +6,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 stage_begin harness-tests
+# The fake projects build in their own build/: a BUILD_DIR in the
+# environment (make test BUILD_DIR=... exports it) would send their
+# scripts, and their results, to the real one.
+unset BUILD_DIR
 
 mkdir -p "$RESULTS"
 res=$RESULTS/harness.res
