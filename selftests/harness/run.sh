@@ -6,9 +6,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 stage_begin harness-tests
-# The fake projects build in their own build/: a BUILD_DIR in the
-# environment (make test BUILD_DIR=... exports it) would send their
-# scripts, and their results, to the real one.
+# The fake projects build in their own build/, and the project's scripts
+# run on scratch input log to a scratch one (real_script): a BUILD_DIR in
+# the environment (make test BUILD_DIR=... exports it) would send their
+# results and logs to the real one.
 unset BUILD_DIR
 
 mkdir -p "$RESULTS"
@@ -17,6 +18,14 @@ res=$RESULTS/harness.res
 work=$(mktemp -d "$BUILD/harness-tests.XXXXXX")
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 ver=$KERNEL_DEB_VERSION
+
+# real_script NAME ARGS...: scripts/NAME of this project on scratch input,
+# its logs under the scratch directory
+real_script()
+{
+	mkdir -p "$work/build/logs"
+	BUILD_DIR=$work/build "$TOP/scripts/$1" "${@:2}"
+}
 
 # fake_top NAME: a copy of the project without patches, build dir empty.
 fake_top()
@@ -226,7 +235,7 @@ LOG
 	echo 1 > "$job/test_progs.rc"
 	echo 'Summary: 1 PASSED, 0 SKIPPED, 1 FAILED' > "$job/test_verifier.log"
 	echo 1 > "$job/test_verifier.rc"
-	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	[ "$(grep -c '^PASS' "$r")" = 2 ] && [ "$(grep -c '^FAIL' "$r")" = 5 ] &&
 		expect_in "FAIL test_progs b: skipped" "$r" &&
 		expect_in "FAIL test_progs c/y: failed" "$r" &&
@@ -240,24 +249,24 @@ LOG
 	echo 0 > "$job/test_progs.rc"
 	printf '#1      a:FAIL\nSummary: 0/0 PASSED, 0 SKIPPED, 1 FAILED\n' > "$job/test_progs_parallel.log"
 	echo 1 > "$job/test_progs_parallel.rc"
-	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	expect_in "PASS test_progs a" "$r" &&
 		expect_in "FAIL test_progs -j: Summary: 0/0 PASSED, 0 SKIPPED, 1 FAILED, exit code 1" "$r" ||
 		return 1
 	rm "$job/test_progs_parallel.log" "$job/test_progs_parallel.rc"
-	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	expect_in "FAIL test_progs -j: no summary line, exit code none" "$r" || return 1
 	# the Debian-libbpf loader: a check per line, a missing log fails
 	printf "TEST_PROGS_ALLOW=''\nTEST_PROGS_DENY=''\nRUN_TEST_VERIFIER=0\nRUN_DEBIAN_LIBBPF=1\n" \
 		> "$job/job.env"
 	printf '# libbpf v1.1\nok load\nnot ok sum: got 3, want 45\n' > "$job/debian_libbpf.log"
 	echo 1 > "$job/debian_libbpf.rc"
-	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	[ "$(grep -c '^PASS' "$r")" = 1 ] && [ "$(grep -c '^FAIL' "$r")" = 1 ] &&
 		expect_in "PASS debian-libbpf load" "$r" &&
 		expect_in "FAIL debian-libbpf sum: got 3, want 45" "$r" || return 1
 	rm "$job/debian_libbpf.log"
-	"$TOP/scripts/judge.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	expect_in "FAIL debian-libbpf: left no log" "$r"
 }
 
@@ -274,7 +283,7 @@ ENV
 	echo 0 > "$job/stress-1.rc"
 	printf '#1/1 s/a:FAIL\n#1 s:FAIL\n#2/1 l/b:OK\n#2 l:OK\n' > "$job/stress-2.log"
 	echo 1 > "$job/stress-2.rc"
-	"$TOP/scripts/judge-stress.sh" "$job" "$r" > /dev/null 2>&1 || return 1
+	real_script judge-stress.sh "$job" "$r" > /dev/null 2>&1 || return 1
 	[ "$(grep -c '^PASS' "$r")" = 1 ] && [ "$(grep -c '^FAIL' "$r")" = 2 ] &&
 		expect_in "PASS stress run 1/3 (s,l): 2 subtests OK" "$r" &&
 		expect_in "FAIL stress run 2/3 (s,l): exit code 1, not OK: s s/a" "$r" &&
@@ -329,7 +338,7 @@ veristat_compare_totals()
 	mkdir -p "$d"
 	veristat_csv "$d/p.csv" success,100 success,300 failure,50
 	veristat_csv "$d/x.csv" success,150 success,300 success,60
-	"$TOP/scripts/veristat-compare.sh" "$d/p.csv" "$d/x.csv" "$d/table" "$d/res" > "$out" 2>&1 || return 1
+	real_script veristat-compare.sh "$d/p.csv" "$d/x.csv" "$d/table" "$d/res" > "$out" 2>&1 || return 1
 	expect_in "veristat: 3 programs, 2 accepted by both kernels" "$out" &&
 		expect_in "verified instructions: 400 pristine, 450 patched (+12.50%)" "$out" &&
 		expect_in "more than 10% more instructions: 1," "$out" &&
@@ -340,7 +349,7 @@ veristat_compare_totals()
 	veristat_csv "$d/x2.csv" success,150 failure,300 success,60
 	printf '# comment\no.bpf.o\tp2\tupstream changed the test\n' > "$d/expected"
 	: > "$d/res2"
-	"$TOP/scripts/veristat-compare.sh" "$d/p.csv" "$d/x2.csv" "$d/table2" "$d/res2" "$d/expected" > "$out" 2>&1 || return 1
+	real_script veristat-compare.sh "$d/p.csv" "$d/x2.csv" "$d/table2" "$d/res2" "$d/expected" > "$out" 2>&1 || return 1
 	expect_in "PASS regress veristat o.bpf.o p2: refused patched as expected (upstream changed the test)" "$d/res2" &&
 		! grep -q '^FAIL' "$d/res2" || return 1
 	# no veristat output: regress-compare.sh fails the check
