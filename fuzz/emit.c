@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compile a generated program to BPF instructions, and write the program
- * BTF it needs (the local type, the map value type, the function).
+ * BTF it needs (the local types, the map value type, the functions).
  */
 #include <string.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@ const char *const kfunc_names[NR_KFUNCS] = {
 	"bpf_kptr_alloc", "bpf_kptr_free", "bpf_list_node_init", "bpf_list_add",
 	"bpf_list_add_tail", "bpf_list_pop_front", "bpf_list_pop_back",
 	"bpf_spin_lock_init", "bpf_list_head_init", "bpf_list_head_fini",
+	"bpf_obj_new_impl", "bpf_rbtree_add_impl", "bpf_rbtree_first", "bpf_rbtree_remove",
 };
 
 const char *const prog_kind_names[NR_PROG_KINDS] = { "tc", "tc action", "xdp" };
@@ -97,7 +98,8 @@ void emit_btf(struct image *im)
 	};
 	__u32 u;
 	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto, t_kptr;
-	int v_lock, v_head, v_kp;
+	int t_arr4, t_rb_node, t_rb_root;
+	int v_lock, v_head, v_kp, v_root;
 	struct btf_array arr;
 	struct btf_param prm;
 
@@ -116,6 +118,14 @@ void emit_btf(struct image *im)
 	member(&w, "__opaque", t_arr, 0);
 	t_head = type(&w, "bpf_list_head", BTF_KIND_STRUCT, 1, 0, 16);
 	member(&w, "__opaque", t_arr, 0);
+	t_arr4 = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
+	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 4 };
+	put(&w, &arr, sizeof(arr));
+	/* upstream 6.6's sizes: the node records the root it is in */
+	t_rb_node = type(&w, "bpf_rb_node", BTF_KIND_STRUCT, 1, 0, 32);
+	member(&w, "__opaque", t_arr4, 0);
+	t_rb_root = type(&w, "bpf_rb_root", BTF_KIND_STRUCT, 1, 0, 16);
+	member(&w, "__opaque", t_arr, 0);
 	t_flex = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
 	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 0 };
 	put(&w, &arr, sizeof(arr));
@@ -124,6 +134,9 @@ void emit_btf(struct image *im)
 	member(&w, "data", t_u64, 0);
 	member(&w, "node", t_node, ELEM_NODE_OFF * 8);
 	member(&w, "flex", t_flex, ELEM_SIZE * 8);
+	im->telem_type_id = type(&w, "telem", BTF_KIND_STRUCT, 2, 0, TELEM_SIZE);
+	member(&w, "data", t_u64, 0);
+	member(&w, "rb", t_rb_node, TELEM_RB_OFF * 8);
 	/* struct elem __local __kptr_ref * */
 	t_kptr = type(&w, "local", BTF_KIND_TYPE_TAG, 0, 0, im->elem_type_id);
 	t_kptr = type(&w, "kptr_ref", BTF_KIND_TYPE_TAG, 0, 0, t_kptr);
@@ -131,12 +144,16 @@ void emit_btf(struct image *im)
 	/* no member for bytes 4-7: 6.1 finds no kptr in a struct with a member
 	 * at an offset not aligned to 8 (btf_find_struct_field())
 	 */
-	im->mval_type_id = type(&w, "mval", BTF_KIND_STRUCT, 3, 0, MVAL_SIZE);
+	im->mval_type_id = type(&w, "mval", BTF_KIND_STRUCT, 4, 0, MVAL_SIZE);
 	member(&w, "lock", t_lock, MVAL_LOCK_OFF * 8);
 	member(&w, "head", t_head, MVAL_HEAD_OFF * 8);
 	member(&w, "kp", t_kptr, MVAL_KPTR_OFF * 8);
+	member(&w, "root", t_rb_root, MVAL_ROOT_OFF * 8);
 	type(&w, "contains:struct:elem:node", BTF_KIND_DECL_TAG, 0, 0, im->mval_type_id);
 	u = 1;		/* component: member "head" */
+	put(&w, &u, 4);
+	type(&w, "contains:telem:rb", BTF_KIND_DECL_TAG, 0, 0, im->mval_type_id);
+	u = 3;		/* component: member "root" */
 	put(&w, &u, 4);
 	im->box_type_id = type(&w, "box", BTF_KIND_STRUCT, 4, 0, BOX_SIZE);
 	member(&w, "data", t_u64, 0);
@@ -147,7 +164,7 @@ void emit_btf(struct image *im)
 	u = 3;		/* component: member "head" */
 	put(&w, &u, 4);
 	/* the global data map: a private data section with the variables
-	 * glock, ghead and gkp where struct mval has its members
+	 * glock, ghead, gkp and groot where struct mval has its members
 	 */
 	v_lock = var(&w, "glock", t_lock);
 	v_head = var(&w, "ghead", t_head);
@@ -155,10 +172,15 @@ void emit_btf(struct image *im)
 	u = -1;		/* on the variable itself */
 	put(&w, &u, 4);
 	v_kp = var(&w, "gkp", t_kptr);
-	im->gdata_type_id = type(&w, ".bss.private", BTF_KIND_DATASEC, 3, 0, MVAL_SIZE);
+	v_root = var(&w, "groot", t_rb_root);
+	type(&w, "contains:telem:rb", BTF_KIND_DECL_TAG, 0, 0, v_root);
+	u = -1;
+	put(&w, &u, 4);
+	im->gdata_type_id = type(&w, ".bss.private", BTF_KIND_DATASEC, 4, 0, MVAL_SIZE);
 	secinfo(&w, v_lock, MVAL_LOCK_OFF, 4);
 	secinfo(&w, v_head, MVAL_HEAD_OFF, 16);
 	secinfo(&w, v_kp, MVAL_KPTR_OFF, 8);
+	secinfo(&w, v_root, MVAL_ROOT_OFF, 16);
 	t_ptr = type(&w, "", BTF_KIND_PTR, 0, 0, 0);
 	t_proto = type(&w, "", BTF_KIND_FUNC_PROTO, 1, 0, t_u32);
 	prm = (struct btf_param){ .name_off = str(&w, "ctx"), .type = t_ptr };
@@ -298,6 +320,9 @@ struct ectx {
 	const struct op *sub[MAX_SUBS];
 	int site[MAX_SUBS];
 	int nsub;
+	/* the loads of less()'s address, patched once it is emitted */
+	int less_site[MAX_INSNS / 16];
+	int nless;
 };
 
 /* A call of @op's body: remember the site, patched once it is emitted */
@@ -382,6 +407,13 @@ static void emit_op(struct ectx *e, const struct op *op)
 		im->insn[at].off = im->n - at - 1;
 		break;
 	case OP_ALLOC:
+		if (op->c == 2) {
+			mov_imm(im, R1, im->telem_type_id);
+			mov_imm(im, R2, 0);
+			call_kfunc(im, e->ids, KF_OBJ_NEW);
+			store_var(im, op->a, R0);
+			break;
+		}
 		mov_imm(im, R1, op->c ? im->box_type_id : im->elem_type_id);
 		mov_imm(im, R2, 0);
 		call_kfunc(im, e->ids, KF_ALLOC);
@@ -422,6 +454,35 @@ static void emit_op(struct ectx *e, const struct op *op)
 		load_var(im, R1, op->a);
 		add_imm(im, R1, op->off);
 		call_helper(im, op->kind == OP_LOCK ? BPF_FUNC_spin_lock : BPF_FUNC_spin_unlock);
+		break;
+	case OP_RB_ADD:
+		load_var(im, R1, op->b);
+		add_imm(im, R1, op->off);
+		load_var(im, R2, op->a);
+		add_imm(im, R2, TELEM_RB_OFF);
+		if (e->nless == (int)(sizeof(e->less_site) / sizeof(e->less_site[0]))) {
+			im->overflow = 1;
+			break;
+		}
+		e->less_site[e->nless++] = im->n;
+		ins(im, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_3, BPF_PSEUDO_FUNC, 0, 0);
+		ins(im, 0, 0, 0, 0, 0);
+		mov_imm(im, BPF_REG_4, 0);
+		mov_imm(im, R5, 0);
+		call_kfunc(im, e->ids, KF_RB_ADD);
+		break;
+	case OP_RB_FIRST:
+		load_var(im, R1, op->b);
+		add_imm(im, R1, op->off);
+		call_kfunc(im, e->ids, KF_RB_FIRST);
+		store_var(im, op->a, R0);
+		break;
+	case OP_RB_REMOVE:
+		load_var(im, R1, op->b);
+		add_imm(im, R1, op->off);
+		load_var(im, R2, op->a);
+		call_kfunc(im, e->ids, KF_RB_REMOVE);
+		store_var(im, op->a, R0);
 		break;
 	case OP_ADD:
 		load_var(im, R1, op->a);
@@ -540,6 +601,26 @@ static void emit_subs(struct ectx *e)
 		emit_block(e, op->body);
 	}
 	in_sub = false;
+	if (!e->nless)
+		return;
+	/*
+	 * less() of every bpf_rbtree_add(): a static subprogram the kernel
+	 * calls with two nodes, which compares their data words:
+	 * container_of(a, struct telem, rb)->data < container_of(b, ...)->data
+	 */
+	start = im->n;
+	if (im->nsubs < MAX_SUBS)
+		im->sub_off[im->nsubs++] = start;
+	else
+		im->overflow = 1;
+	for (i = 0; i < e->nless; i++)
+		im->insn[e->less_site[i]].imm = start - e->less_site[i] - 1;
+	ins(im, BPF_LDX | BPF_MEM | BPF_DW, R1, R1, -TELEM_RB_OFF, 0);
+	ins(im, BPF_LDX | BPF_MEM | BPF_DW, R2, R2, -TELEM_RB_OFF, 0);
+	mov_imm(im, R0, 1);
+	ins(im, BPF_JMP | BPF_JLT | BPF_X, R1, R2, 1, 0);
+	mov_imm(im, R0, 0);
+	ins(im, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 }
 
 void emit_prog(struct image *im, const struct prog *p, const struct maps *maps,
@@ -592,6 +673,7 @@ static const char *jmp_op(int op)
 	case BPF_JEQ: return "==";
 	case BPF_JNE: return "!=";
 	case BPF_JSET: return "&";
+	case BPF_JLT: return "<";
 	default: return "?";
 	}
 }
@@ -650,6 +732,9 @@ void print_insns(const struct image *im, FILE *f)
 			fprintf(f, "exit\n");
 		} else if (x->code == (BPF_JMP | BPF_JA)) {
 			fprintf(f, "goto %+d\n", x->off);
+		} else if (cls == BPF_JMP && BPF_SRC(x->code) == BPF_X) {
+			fprintf(f, "if r%d %s r%d goto %+d\n", x->dst_reg, jmp_op(BPF_OP(x->code)),
+				x->src_reg, x->off);
 		} else if (cls == BPF_JMP) {
 			fprintf(f, "if r%d %s %d goto %+d\n", x->dst_reg, jmp_op(BPF_OP(x->code)),
 				x->imm, x->off);

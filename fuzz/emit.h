@@ -11,6 +11,7 @@
 enum kfunc {
 	KF_ALLOC, KF_FREE, KF_NODE_INIT, KF_ADD, KF_ADD_TAIL, KF_POP_FRONT, KF_POP_BACK,
 	KF_LOCK_INIT, KF_HEAD_INIT, KF_HEAD_FINI,
+	KF_OBJ_NEW, KF_RB_ADD, KF_RB_FIRST, KF_RB_REMOVE,
 	NR_KFUNCS
 };
 extern const char *const kfunc_names[NR_KFUNCS];
@@ -23,6 +24,7 @@ struct image {
 	unsigned char btf[4096];
 	int btf_len;
 	int elem_type_id, box_type_id, mval_type_id, key_type_id, func_type_id, sub_type_id;
+	int telem_type_id;
 	int gdata_type_id;	/* the DATASEC of the global data map */
 	int prog_type;		/* BPF_PROG_TYPE_* */
 	/* first instruction of each subprogram (for func_info) */

@@ -59,6 +59,7 @@ struct belief {
 	bool owned[NR_VARS];		/* B_OBJ: owned, else non-owning */
 	bool constructed[NR_VARS];	/* B_OBJ: node constructed */
 	bool box[NR_VARS];		/* B_OBJ: a box, not an elem */
+	bool tree[NR_VARS];		/* B_OBJ: a telem, not an elem */
 	int bctor[NR_VARS];		/* box: fields constructed (lock, head) */
 	int off[NR_VARS];		/* B_OBJ: 0 or ELEM_NODE_OFF */
 	bool frozen[NR_VARS];		/* not to be touched (in a branch arm) */
@@ -138,6 +139,7 @@ static void copy_var(struct belief *d, int dv, const struct belief *s, int sv)
 	d->constructed[dv] = s->constructed[sv];
 	d->off[dv] = s->off[sv];
 	d->box[dv] = s->box[sv];
+	d->tree[dv] = s->tree[sv];
 	d->bctor[dv] = s->bctor[sv];
 }
 
@@ -298,6 +300,7 @@ static void gen_call(struct block *b, struct belief *s)
 		c.owned[v] = s->owned[v];
 		c.constructed[v] = s->constructed[v];
 		c.box[v] = s->box[v];
+		c.tree[v] = s->tree[v];
 		c.bctor[v] = s->bctor[v];
 		c.off[v] = s->off[v];
 		c.caller[v] = true;
@@ -323,7 +326,8 @@ static void gen_call(struct block *b, struct belief *s)
 			free_obj(op.body, &tmp, t, false);
 			if (once)
 				s->kind[t] = B_NONE;
-		} else if (what == 1 && !s->constructed[t] && !s->off[t] && !s->box[t]) {
+		} else if (what == 1 && !s->constructed[t] && !s->off[t] && !s->box[t] &&
+			   !s->tree[t]) {
 			emit(op.body, OP_NODE_INIT, t, 0, 0);
 			if (once)
 				s->constructed[t] = true;
@@ -352,8 +356,8 @@ static void gen_op(struct block *b, struct belief *s)
 		op.kind = pick(OP_IF);
 		op.a = pick(NR_VARS);
 		op.b = pick(NR_VARS);
-		op.c = pick(2);
-		op.off = (int)pick(40) - 8;
+		op.c = pick(op.kind == OP_ALLOC ? 3 : 2);
+		op.off = (int)pick(56) - 8;
 		op.size = 1 << pick(4);
 		if (op.kind == OP_NULLCHK) {
 			op.body = block_new();
@@ -371,13 +375,20 @@ static void gen_op(struct block *b, struct belief *s)
 		block_push(b, op);
 		/* the belief no longer says much: forget what this touched */
 		if (op.kind == OP_LOOKUP || op.kind == OP_ALLOC || op.kind == OP_POP ||
-		    op.kind == OP_MOVE || op.kind == OP_XCHG) {
+		    op.kind == OP_MOVE || op.kind == OP_XCHG || op.kind == OP_RB_FIRST ||
+		    op.kind == OP_RB_REMOVE) {
+			bool node = op.kind == OP_POP || op.kind == OP_RB_FIRST ||
+				    op.kind == OP_RB_REMOVE;
+
 			s->kind[op.a] = op.kind == OP_LOOKUP ? B_MAP : B_OBJ;
 			s->maybe_null[op.a] = true;
-			s->owned[op.a] = true;
-			s->constructed[op.a] = op.kind == OP_POP || op.kind == OP_XCHG;
-			s->off[op.a] = op.kind == OP_POP ? ELEM_NODE_OFF : 0;
-			s->box[op.a] = op.kind == OP_ALLOC && op.c;
+			s->owned[op.a] = op.kind != OP_RB_FIRST;
+			s->constructed[op.a] = node || op.kind == OP_XCHG ||
+					       (op.kind == OP_ALLOC && op.c == 2);
+			s->off[op.a] = node ? ELEM_NODE_OFF : 0;
+			s->box[op.a] = op.kind == OP_ALLOC && op.c == 1;
+			s->tree[op.a] = op.kind == OP_RB_FIRST || op.kind == OP_RB_REMOVE ||
+					(op.kind == OP_ALLOC && op.c == 2);
 			s->bctor[op.a] = 0;
 		}
 		return;
@@ -387,16 +398,44 @@ static void gen_op(struct block *b, struct belief *s)
 		/* in a critical section: list operations, accesses, unlock */
 		int m = s->lock;
 
+		bool map_lock = !(s->kind[m] == B_OBJ && s->box[m]);
+
 		if (r < 30 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
 		    s->constructed[v] && !s->off[v] && !s->box[v]) {
 			w = chance(85) ? m : var_of(s, B_MAP, true);
-			emit_off(b, OP_ADD, v, w, pick(2), head_off(s, w));
+			/* a telem into the tree, an elem onto the list (mostly) */
+			if (s->tree[v] != chance(3) && map_lock)
+				emit_off(b, OP_RB_ADD, v, w, 0, MVAL_ROOT_OFF);
+			else
+				emit_off(b, OP_ADD, v, w, pick(2), head_off(s, w));
 			s->owned[v] = false;
+		} else if (r < 40 && map_lock && (v = var_of(s, B_OBJ, true)) >= 0 &&
+			   !s->owned[v] && s->tree[v] && s->off[v] == TELEM_RB_OFF) {
+			/* a node bpf_rbtree_first() found: take it out */
+			w = chance(90) ? m : var_of(s, B_MAP, true);
+			emit_off(b, OP_RB_REMOVE, v, w, 0, MVAL_ROOT_OFF);
+			s->owned[v] = true;
+			s->maybe_null[v] = true;
+			if (chance(90))
+				nullchk(b, s, v);
+		} else if (r < 50 && map_lock && chance(50) && (v = free_var(s, true)) >= 0) {
+			w = chance(90) ? m : var_of(s, B_MAP, true);
+			emit_off(b, OP_RB_FIRST, v, w, 0, MVAL_ROOT_OFF);
+			s->kind[v] = B_OBJ;
+			s->box[v] = false;
+			s->tree[v] = true;
+			s->maybe_null[v] = true;
+			s->owned[v] = false;
+			s->constructed[v] = true;
+			s->off[v] = TELEM_RB_OFF;
+			if (chance(90))
+				nullchk(b, s, v);
 		} else if (r < 55 && (v = free_var(s, true)) >= 0) {
 			w = chance(85) ? m : var_of(s, B_MAP, true);
 			emit_off(b, OP_POP, v, w, pick(2), head_off(s, w));
 			s->kind[v] = B_OBJ;
 			s->box[v] = false;
+			s->tree[v] = false;
 			s->maybe_null[v] = true;
 			s->owned[v] = true;
 			s->constructed[v] = true;
@@ -438,12 +477,14 @@ static void gen_op(struct block *b, struct belief *s)
 			nullchk(b, s, v);
 	} else if (r < 30 && (v = free_var(s, true)) >= 0) {
 		s->box[v] = chance(30);
+		s->tree[v] = !s->box[v] && chance(35);
 		s->bctor[v] = 0;
-		emit(b, OP_ALLOC, v, 0, s->box[v]);
+		emit(b, OP_ALLOC, v, 0, s->tree[v] ? 2 : s->box[v]);
 		s->kind[v] = B_OBJ;
 		s->maybe_null[v] = true;
 		s->owned[v] = true;
-		s->constructed[v] = false;
+		/* bpf_obj_new() hands out a telem ready for a tree */
+		s->constructed[v] = s->tree[v];
 		s->off[v] = 0;
 		if (chance(95))
 			nullchk(b, s, v);
@@ -461,7 +502,7 @@ static void gen_op(struct block *b, struct belief *s)
 		emit(b, head ? OP_HEAD_INIT : OP_LOCK_INIT, v, 0, 0);
 		s->bctor[v]++;
 	} else if (r < 40 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
-		   !s->constructed[v] && !s->off[v] && !s->box[v]) {
+		   !s->constructed[v] && !s->off[v] && !s->box[v] && !s->tree[v]) {
 		emit(b, OP_NODE_INIT, v, 0, 0);
 		s->constructed[v] = true;
 	} else if (r < 48 && (v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] &&
@@ -495,7 +536,7 @@ static void gen_op(struct block *b, struct belief *s)
 		gen_call(b, s);
 	} else if (r >= 86 && r < 89 && (w = var_of(s, B_MAP, true)) >= 0 &&
 		   (((v = var_of(s, B_OBJ, true)) >= 0 && s->owned[v] && !s->box[v] &&
-		     s->constructed[v] && !s->off[v] && chance(50)) ||
+		     !s->tree[v] && s->constructed[v] && !s->off[v] && chance(50)) ||
 		    (v = free_var(s, true)) >= 0)) {
 		/* an elem into the map's kptr field (or NULL), what was there out */
 		bool null = !(s->kind[v] == B_OBJ && s->owned[v]);
@@ -506,6 +547,7 @@ static void gen_op(struct block *b, struct belief *s)
 		s->owned[v] = true;
 		s->constructed[v] = true;
 		s->box[v] = false;
+		s->tree[v] = false;
 		s->off[v] = 0;
 		if (chance(90))
 			nullchk(b, s, v);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The fuzzer's program representation: a small structured language of the
- * operations the series adds (objects, locks, lists) on a fixed set of
+ * operations the series adds (objects, locks, lists, trees) on a fixed set of
  * variables, with branches that join again.  The generator builds it, the
  * reference model interprets it on every path, the emitter compiles it to
  * BPF instructions.  The model never looks at BPF instructions.
@@ -25,7 +25,9 @@ enum op_kind {
 			 * an inner map's: body if the array of maps has none)
 			 */
 	OP_NULLCHK,	/* if (!v) { cleanup; exit }		(a: v, body: cleanup) */
-	OP_ALLOC,	/* v = bpf_kptr_alloc(elem or box, 0)	(a: v, c: 1 box) */
+	OP_ALLOC,	/* v = bpf_kptr_alloc(elem or box, 0)	(a: v, c: 1 box;
+			 * c: 2 v = bpf_obj_new(struct telem), whole at once)
+			 */
 	OP_NODE_INIT,	/* bpf_list_node_init(&v->node)		(a: v) */
 	OP_FREE,	/* bpf_kptr_free(v)			(a: v) */
 	OP_LOCK,	/* bpf_spin_lock(v + off)		(a: v, off) */
@@ -41,6 +43,10 @@ enum op_kind {
 	OP_LOCK_INIT,	/* bpf_spin_lock_init(&v->lock)	of a box	(a: v) */
 	OP_HEAD_INIT,	/* bpf_list_head_init(&v->head)	of a box	(a: v) */
 	OP_HEAD_FINI,	/* bpf_list_head_fini(&v->head)	of a box	(a: v) */
+	/* red-black trees of telems, the lock of the map value guarding them */
+	OP_RB_ADD,	/* bpf_rbtree_add(m + off, &o->rb, less)	(a: o, b: m) */
+	OP_RB_FIRST,	/* o = bpf_rbtree_first(m + off)	(a: o, b: m) */
+	OP_RB_REMOVE,	/* o = bpf_rbtree_remove(m + off, o)	(a: o, b: m) */
 	OP_IF,		/* if (random bit c) { body } else { body2 } */
 	OP_EXIT,	/* r0 = 0; exit (from a subprogram: return) */
 	/*
@@ -70,13 +76,20 @@ struct block {
 /* The types of the generated BTF; the model uses their layout. */
 #define ELEM_SIZE	24	/* struct elem { u64 data; struct bpf_list_node node; u64 flex[]; } */
 #define ELEM_NODE_OFF	8
-/* struct mval { bpf_spin_lock lock; (4 bytes) bpf_list_head head;
- *		 struct elem __local __kptr_ref *kp; }
+/* struct telem { u64 data; struct bpf_rb_node rb; }: its node where an
+ * elem has its own, so that container_of() is the same for both
  */
-#define MVAL_SIZE	32
+#define TELEM_SIZE	40
+#define TELEM_RB_OFF	ELEM_NODE_OFF
+/* struct mval { bpf_spin_lock lock; (4 bytes) bpf_list_head head;
+ *		 struct elem __local __kptr_ref *kp;
+ *		 bpf_rb_root root __contains(telem, rb); }
+ */
+#define MVAL_SIZE	48
 #define MVAL_LOCK_OFF	0
 #define MVAL_HEAD_OFF	8
 #define MVAL_KPTR_OFF	24
+#define MVAL_ROOT_OFF	32
 /* struct box { u64 data; bpf_spin_lock lock; u32 pad; bpf_list_head head; }:
  * a local type with a lock and a list of elems, constructed lock then head
  */

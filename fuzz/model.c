@@ -29,6 +29,7 @@ struct obj {
 	bool constructed;	/* elem: its node; box: its lock */
 	bool box;
 	int head;		/* box: 0 not constructed, 1 constructed, 2 destructed */
+	bool tree;		/* a telem (bpf_rb_node), not an elem */
 };
 
 #define BOX_LOCK_KEY(id)	(1000 + (id))	/* lock_key of a box's lock */
@@ -82,7 +83,8 @@ static void verdict(struct walk *w, const char *why, const struct op *op)
 	static const char *const names[NR_OPS] = {
 		"lookup", "nullchk", "alloc", "node_init", "free", "lock", "unlock",
 		"list_add", "list_pop", "container_of", "load", "store", "store_ptr",
-		"move", "kptr_xchg", "lock_init", "head_init", "head_fini", "if", "exit", "bpf_loop",
+		"move", "kptr_xchg", "lock_init", "head_init", "head_fini", "rbtree_add",
+		"rbtree_first", "rbtree_remove", "if", "exit", "bpf_loop",
 		"for_each_map_elem", "call",
 	};
 
@@ -158,6 +160,18 @@ static const char *check_access(struct state *s, struct val *v, int off, int siz
 			return "access to bpf_list_head bytes";
 		return NULL;
 	}
+	if (o && o->tree) {
+		if (o->maybe_null)
+			return "object may be NULL";
+		if (o->state == O_DEAD)
+			return "object used after free or unlock";
+		a = v->off + off;
+		if (a < 0 || a + size > TELEM_SIZE)
+			return "access outside the object";
+		if (a + size > TELEM_RB_OFF)
+			return "access to bpf_rb_node bytes";
+		return NULL;
+	}
 	if (o) {
 		if (o->maybe_null)
 			return "object may be NULL";
@@ -176,6 +190,8 @@ static const char *check_access(struct state *s, struct val *v, int off, int siz
 		off += v->off;
 		if (off < 0 || off + size > MVAL_SIZE)
 			return "access outside the map value";
+		if (off + size > MVAL_ROOT_OFF)
+			return "access to bpf_rb_root bytes";
 		if (off + size > MVAL_KPTR_OFF && !(load && off == MVAL_KPTR_OFF && size == 8))
 			return "access to a kptr field other than an 8-byte load";
 		if (off < MVAL_LOCK_OFF + 4)
@@ -271,6 +287,24 @@ static const char *head_err(struct state *s, struct val *v, int off)
 	return NULL;
 }
 
+/* The tree root at @v + @off is under the lock held (boxes have none) */
+static const char *root_err(struct state *s, struct val *v, int off)
+{
+	const char *why;
+	struct obj *box;
+	int key;
+
+	if (s->lock_key < 0)
+		return "tree kfunc without the lock held";
+	why = field_holder(s, v, off, -1, MVAL_ROOT_OFF, "tree kfunc on no tree root", &key,
+			   &box);
+	if (why)
+		return why;
+	if (key != s->lock_key)
+		return "tree kfunc under the lock of another element or object";
+	return NULL;
+}
+
 /* The key of the lock at @v + @off, or why there is none */
 static const char *lock_of(struct state *s, struct val *v, int off, int *key)
 {
@@ -359,8 +393,18 @@ static bool new_obj(struct walk *w, struct state *s, struct val *a, bool box, bo
 		w->too_many = "objects";
 		return false;
 	}
-	s->obj[s->nobj] = (struct obj){ O_OWNED, true, whole, box, 0 };
+	s->obj[s->nobj] = (struct obj){ O_OWNED, true, whole, box, 0, false };
 	*a = (struct val){ V_OBJ, s->nobj++, off };
+	return true;
+}
+
+/* @a = a new telem, owned or not, that may be NULL, at @off */
+static bool new_telem(struct walk *w, struct state *s, struct val *a, enum ostate state, int off)
+{
+	if (!new_obj(w, s, a, false, true, off))
+		return false;
+	s->obj[a->id].state = state;
+	s->obj[a->id].tree = true;
 	return true;
 }
 
@@ -391,8 +435,12 @@ static const char *dead_read(struct state *s, const struct op *op)
 		return released(s, op->b) || (!op->c && released(s, op->a)) ? why : NULL;
 	case OP_MOVE:
 		return released(s, op->b) ? why : NULL;
+	case OP_RB_FIRST:
+		return released(s, op->b) ? why : NULL;
 	case OP_ADD:
 	case OP_STORE_PTR:
+	case OP_RB_ADD:
+	case OP_RB_REMOVE:
 		return released(s, op->a) || released(s, op->b) ? why : NULL;
 	default:
 		return released(s, op->a) ? why : NULL;
@@ -506,6 +554,12 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			why = "kfunc other than a list kfunc in a critical section";
 			break;
 		}
+		if (op->c == 2) {
+			/* bpf_obj_new(): zeroed, its node ready for a tree */
+			if (!new_telem(w, s, a, O_OWNED, 0))
+				return;
+			break;
+		}
 		if (!new_obj(w, s, a, op->c != 0, false, 0))
 			return;
 		break;
@@ -514,7 +568,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			why = "kfunc other than a list kfunc in a critical section";
 		else if (!(why = owned_obj_err(s, a, "constructor on a non-object"))) {
 			o = live_obj(s, a);
-			if (o->box)
+			if (o->box || o->tree)
 				why = "bpf_list_node_init on no list node";
 			else if (o->constructed)
 				why = "bpf_list_node constructed twice";
@@ -569,7 +623,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 			if ((why = owned_obj_err(s, a, "bpf_kptr_xchg of no object")))
 				break;
 			o = live_obj(s, a);
-			if (o->box || !o->constructed) {
+			if (o->box || o->tree || !o->constructed) {
 				why = "bpf_kptr_xchg of an object that is not a whole elem";
 				break;
 			}
@@ -611,7 +665,7 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		    (why = owned_obj_err(s, a, "list node not in an object")))
 			break;
 		o = live_obj(s, a);
-		if (o->box) {
+		if (o->box || o->tree) {
 			why = "list node not in an object";
 			break;
 		}
@@ -623,6 +677,41 @@ static void step(struct walk *w, struct state *s, const struct op *op)
 		if ((why = map_arith(w, s, op->b, op->off)) || (why = head_err(s, b, op->off)))
 			break;
 		if (!new_obj(w, s, a, false, true, ELEM_NODE_OFF))
+			return;
+		break;
+	case OP_RB_ADD:
+		if ((why = map_arith(w, s, op->b, op->off)) || (why = root_err(s, b, op->off)) ||
+		    (why = owned_obj_err(s, a, "tree node not in an object")))
+			break;
+		o = live_obj(s, a);
+		if (!o->tree) {
+			why = "tree node not in a telem";
+			break;
+		}
+		o->state = O_NONOWN;
+		break;
+	case OP_RB_FIRST:
+		if ((why = map_arith(w, s, op->b, op->off)) || (why = root_err(s, b, op->off)))
+			break;
+		if (!new_telem(w, s, a, O_NONOWN, TELEM_RB_OFF))
+			return;
+		break;
+	case OP_RB_REMOVE:
+		if ((why = map_arith(w, s, op->b, op->off)) || (why = root_err(s, b, op->off)))
+			break;
+		o = live_obj(s, a);
+		if (!o || !o->tree)
+			why = "bpf_rbtree_remove of no tree node";
+		else if (o->maybe_null)
+			why = "object may be NULL";
+		else if (o->state != O_NONOWN)
+			why = "bpf_rbtree_remove of a node not known to be in a tree";
+		else if (a->off != TELEM_RB_OFF)
+			why = "tree node pointer at a wrong offset";
+		if (why)
+			break;
+		/* this node or, if another tree holds it, NULL */
+		if (!new_telem(w, s, a, O_OWNED, TELEM_RB_OFF))
 			return;
 		break;
 	case OP_CONTAINER:
@@ -757,7 +846,7 @@ static uint64_t val_hash(const struct state *s, struct canon *c, uint64_t h, con
 			c->obj[v->id] = ++c->nobj;
 			o = &s->obj[v->id];
 			h = mix(h, o->state | o->maybe_null << 4 | o->constructed << 5 |
-				o->box << 6 | o->head << 7);
+				o->box << 6 | o->head << 7 | o->tree << 9);
 		}
 		h = mix(h, c->obj[v->id]);
 	} else if (v->kind == V_MAP) {

@@ -39,7 +39,11 @@ static void print_block(const struct block *b, FILE *f, int ind)
 			fprintf(f, "%*s}\n", ind * 2, "");
 			break;
 		case OP_ALLOC:
-			fprintf(f, "%s = bpf_kptr_alloc(struct %s)\n", vn(op->a), op->c ? "box" : "elem");
+			if (op->c == 2)
+				fprintf(f, "%s = bpf_obj_new(struct telem)\n", vn(op->a));
+			else
+				fprintf(f, "%s = bpf_kptr_alloc(struct %s)\n", vn(op->a),
+					op->c ? "box" : "elem");
 			break;
 		case OP_NODE_INIT:
 			fprintf(f, "bpf_list_node_init(&%s->node)\n", vn(op->a));
@@ -61,8 +65,20 @@ static void print_block(const struct block *b, FILE *f, int ind)
 			fprintf(f, "%s = bpf_list_pop_%s(%s %+d)\n", vn(op->a),
 				op->c ? "back" : "front", vn(op->b), op->off);
 			break;
+		case OP_RB_ADD:
+			fprintf(f, "bpf_rbtree_add(%s %+d, &%s->rb, less)\n", vn(op->b), op->off,
+				vn(op->a));
+			break;
+		case OP_RB_FIRST:
+			fprintf(f, "%s = bpf_rbtree_first(%s %+d)\n", vn(op->a), vn(op->b), op->off);
+			break;
+		case OP_RB_REMOVE:
+			fprintf(f, "%s = bpf_rbtree_remove(%s %+d, %s)\n", vn(op->a), vn(op->b),
+				op->off, vn(op->a));
+			break;
 		case OP_CONTAINER:
-			fprintf(f, "%s = container_of(%s, struct elem, node)\n", vn(op->a), vn(op->a));
+			fprintf(f, "%s = container_of(%s, node at +%d)\n", vn(op->a), vn(op->a),
+				ELEM_NODE_OFF);
 			break;
 		case OP_LOAD:
 			fprintf(f, "r0 = *(u%d *)(%s %+d)\n", op->size * 8, vn(op->a), op->off);

@@ -23,7 +23,7 @@ function or_dash(s) {
 	return s == "" ? "-" : s
 }
 FNR == 1 { file++ }
-/^\| [a-f]    \|/ || /^\| [ac]-km \|/ {
+/^\| [a-h]    \|/ || /^\| [ac]-km \|/ {
 	split($0, c, "|")
 	k = c[2]; gsub(/ /, "", k)
 	if (!(k in op)) {
@@ -33,7 +33,7 @@ FNR == 1 { file++ }
 	one[file, k] = med(c[4]); two[file, k] = med(c[5])
 	native[file, k] = med(c[6]); ratio[file, k] = med(c[7])
 }
-/: goal <= / {
+/: goal <= / || /: no goal set$/ {
 	g = $0; sub(/ = .*/, "", g)
 	v = $0; sub(/^[^=]*= /, "", v); sub(/ \[.*\(2 vCPUs/, " (2 vCPUs", v)
 	if (!(g in goal))

@@ -133,6 +133,10 @@ bpfrow d "QUEUE map push + pop, 16-byte value (6.1's alternative to c)" queue-ma
 bpfrow e "HASH (no prealloc) update + delete, 16-byte value (alt. to a)" hash-map-malloc ""
 row f "b with 2 producers on the same list head (per producer)" "" \
 	"$(cell smp2 local-kptr-list 2)" "" ""
+bpfrow g "queue of 64 by key: obj_new, rbtree_add, first, remove, drop" \
+	local-kptr-tree native-tree
+bpfrow h "binary heap of 64 in an array value: push, pop (6.1 alt. to g)" \
+	array-heap ""
 echo
 
 # goal_line NAME NUM DEN LIMIT: the median of the ratios of the rounds of
@@ -152,8 +156,27 @@ goal_line "c/d" local-kptr-queue queue-map 1.0
 goal_line "a/native a" local-kptr-alloc native-alloc 1.5
 goal_line "b/native b" local-kptr-list native-list 1.5
 goal_line "c/native c" local-kptr-queue native-queue 1.5
-echo "(native: C in bpf_testmod with kmalloc(GFP_ATOMIC)/kfree(), the BPF allocator is not exported)"
+# ratio_line NAME NUM DEN: as goal_line, for a figure without a goal
+ratio_line()
+{
+	local r2
+
+	r2=$(pratio smp2 "$2" "$3" | cut -d' ' -f1)
+	[ "$r2" = - ] && r2=n/a
+	echo "$1 = $(pcell smp1 "$2" "$3") (2 vCPUs: $r2): no goal set"
+}
+ratio_line "g/h" local-kptr-tree array-heap
+ratio_line "g/native g" local-kptr-tree native-tree
+echo "(native: C in bpf_testmod with kmalloc(GFP_ATOMIC)/kfree(), the BPF allocator is not exported;"
+echo " the native tree uses rb_add_cached()/rb_erase_cached(); g, h and native g sort the same keys)"
 echo "(ratios: median [interquartile range] of the ratios of the two runs of each round)"
+# the operations that failed (Errors: of bench_local_kptr.c): allocation
+# failures, empty lists or queues, a key above the one added
+errs=$(awk '/^Errors: / && $2 > 0 { n = FILENAME; sub(/.*\/bench-/, "", n); sub(/-p[0-9]+-[0-9]+\.log$/, "", n)
+	e[n] += $2 } END { for (n in e) printf "%s %d; ", n, e[n] }' \
+	"$dir"/smp*/bench-*.log 2> /dev/null || true)
+runs=$(grep -l '^Errors: ' "$dir"/smp*/bench-*.log 2> /dev/null | wc -l || true)
+echo "failed operations over the $runs runs that report them: ${errs:-none}"
 
 mem=$dir/smp1/mem.log
 if [ -s "$mem" ] && grep -q '^local_kptr_mem: ' "$mem"; then
