@@ -90,6 +90,25 @@ static void secinfo(struct btfw *w, int type_id, int off, int size)
 	put(w, &v, sizeof(v));
 }
 
+/* u64[@n], indexed by @t_u32 */
+static int u64_array(struct btfw *w, int t_u64, int t_u32, int n)
+{
+	struct btf_array arr = { .type = t_u64, .index_type = t_u32, .nelems = n };
+	int id = type(w, "", BTF_KIND_ARRAY, 0, 0, 0);
+
+	put(w, &arr, sizeof(arr));
+	return id;
+}
+
+/* An opaque kernel struct of @size bytes: struct @name { @arr __opaque; } */
+static int opaque(struct btfw *w, const char *name, int arr, int size)
+{
+	int id = type(w, name, BTF_KIND_STRUCT, 1, 0, size);
+
+	member(w, "__opaque", arr, 0);
+	return id;
+}
+
 void emit_btf(struct image *im)
 {
 	struct btfw w = { .slen = 1 };
@@ -98,9 +117,8 @@ void emit_btf(struct image *im)
 	};
 	__u32 u;
 	int t_u32, t_u64, t_lock, t_arr, t_flex, t_node, t_head, t_ptr, t_proto, t_kptr;
-	int t_arr4, t_rb_node, t_rb_root;
+	int t_rb_node, t_rb_root;
 	int v_lock, v_head, v_kp, v_root;
-	struct btf_array arr;
 	struct btf_param prm;
 
 	t_u32 = type(&w, "unsigned int", BTF_KIND_INT, 0, 0, 4);
@@ -111,24 +129,13 @@ void emit_btf(struct image *im)
 	put(&w, &u, 4);
 	t_lock = type(&w, "bpf_spin_lock", BTF_KIND_STRUCT, 1, 0, 4);
 	member(&w, "val", t_u32, 0);
-	t_arr = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
-	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 2 };
-	put(&w, &arr, sizeof(arr));
-	t_node = type(&w, "bpf_list_node", BTF_KIND_STRUCT, 1, 0, 16);
-	member(&w, "__opaque", t_arr, 0);
-	t_head = type(&w, "bpf_list_head", BTF_KIND_STRUCT, 1, 0, 16);
-	member(&w, "__opaque", t_arr, 0);
-	t_arr4 = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
-	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 4 };
-	put(&w, &arr, sizeof(arr));
+	t_arr = u64_array(&w, t_u64, t_u32, 2);
+	t_node = opaque(&w, "bpf_list_node", t_arr, 16);
+	t_head = opaque(&w, "bpf_list_head", t_arr, 16);
 	/* upstream 6.6's sizes: the node records the root it is in */
-	t_rb_node = type(&w, "bpf_rb_node", BTF_KIND_STRUCT, 1, 0, 32);
-	member(&w, "__opaque", t_arr4, 0);
-	t_rb_root = type(&w, "bpf_rb_root", BTF_KIND_STRUCT, 1, 0, 16);
-	member(&w, "__opaque", t_arr, 0);
-	t_flex = type(&w, "", BTF_KIND_ARRAY, 0, 0, 0);
-	arr = (struct btf_array){ .type = t_u64, .index_type = t_u32, .nelems = 0 };
-	put(&w, &arr, sizeof(arr));
+	t_rb_node = opaque(&w, "bpf_rb_node", u64_array(&w, t_u64, t_u32, 4), 32);
+	t_rb_root = opaque(&w, "bpf_rb_root", t_arr, 16);
+	t_flex = u64_array(&w, t_u64, t_u32, 0);
 	/* a trailing flexible array: bpf_kptr_alloc() allocates ELEM_SIZE */
 	im->elem_type_id = type(&w, "elem", BTF_KIND_STRUCT, 3, 0, ELEM_SIZE);
 	member(&w, "data", t_u64, 0);

@@ -160,28 +160,18 @@ static const char *check_access(struct state *s, struct val *v, int off, int siz
 			return "access to bpf_list_head bytes";
 		return NULL;
 	}
-	if (o && o->tree) {
-		if (o->maybe_null)
-			return "object may be NULL";
-		if (o->state == O_DEAD)
-			return "object used after free or unlock";
-		a = v->off + off;
-		if (a < 0 || a + size > TELEM_SIZE)
-			return "access outside the object";
-		if (a + size > TELEM_RB_OFF)
-			return "access to bpf_rb_node bytes";
-		return NULL;
-	}
 	if (o) {
+		/* an elem or a telem: a data word, then its node */
 		if (o->maybe_null)
 			return "object may be NULL";
 		if (o->state == O_DEAD)
 			return "object used after free or unlock";
 		a = v->off + off;
-		if (a < 0 || a + size > ELEM_SIZE)
+		if (a < 0 || a + size > (o->tree ? TELEM_SIZE : ELEM_SIZE))
 			return "access outside the object";
 		if (a + size > ELEM_NODE_OFF)
-			return "access to bpf_list_node bytes";
+			return o->tree ? "access to bpf_rb_node bytes" :
+					 "access to bpf_list_node bytes";
 		return NULL;
 	}
 	if (in) {
