@@ -236,6 +236,22 @@ static void nullchk(struct block *b, struct belief *s, int v)
 	s->maybe_null[v] = false;
 }
 
+/* @v = a node a list pop (owned) or bpf_rbtree_first() (not) returned,
+ * which may be NULL; mostly NULL-checked
+ */
+static void found_node(struct block *b, struct belief *s, int v, bool tree, bool owned)
+{
+	s->kind[v] = B_OBJ;
+	s->box[v] = false;
+	s->tree[v] = tree;
+	s->maybe_null[v] = true;
+	s->owned[v] = owned;
+	s->constructed[v] = true;
+	s->off[v] = ELEM_NODE_OFF;
+	if (chance(90))
+		nullchk(b, s, v);
+}
+
 static void gen_block(struct block *b, struct belief *s, int budget);
 
 /*
@@ -421,27 +437,11 @@ static void gen_op(struct block *b, struct belief *s)
 		} else if (r < 50 && map_lock && chance(50) && (v = free_var(s, true)) >= 0) {
 			w = chance(90) ? m : var_of(s, B_MAP, true);
 			emit_off(b, OP_RB_FIRST, v, w, 0, MVAL_ROOT_OFF);
-			s->kind[v] = B_OBJ;
-			s->box[v] = false;
-			s->tree[v] = true;
-			s->maybe_null[v] = true;
-			s->owned[v] = false;
-			s->constructed[v] = true;
-			s->off[v] = TELEM_RB_OFF;
-			if (chance(90))
-				nullchk(b, s, v);
+			found_node(b, s, v, true, false);
 		} else if (r < 55 && (v = free_var(s, true)) >= 0) {
 			w = chance(85) ? m : var_of(s, B_MAP, true);
 			emit_off(b, OP_POP, v, w, pick(2), head_off(s, w));
-			s->kind[v] = B_OBJ;
-			s->box[v] = false;
-			s->tree[v] = false;
-			s->maybe_null[v] = true;
-			s->owned[v] = true;
-			s->constructed[v] = true;
-			s->off[v] = ELEM_NODE_OFF;
-			if (chance(90))
-				nullchk(b, s, v);
+			found_node(b, s, v, false, true);
 		} else if (r < 70 && (v = var_of(s, B_OBJ, true)) >= 0) {
 			op.kind = chance(50) ? OP_LOAD : OP_STORE;
 			op.a = v;

@@ -139,8 +139,9 @@ bpfrow h "binary heap of 64 in an array value: push, pop (6.1 alt. to g)" \
 	array-heap ""
 echo
 
-# goal_line NAME NUM DEN LIMIT: the median of the ratios of the rounds of
-# the 1-vCPU boot [interquartile range] (2 vCPUs after it)
+# goal_line NAME NUM DEN [LIMIT]: the median of the ratios of the rounds
+# of the 1-vCPU boot [interquartile range] (2 vCPUs after it), against
+# LIMIT if there is a goal
 goal_line()
 {
 	local r1 r2
@@ -149,6 +150,10 @@ goal_line()
 	r2=$(pratio smp2 "$2" "$3" | cut -d' ' -f1)
 	[ "$r1" = - ] && r1=n/a
 	[ "$r2" = - ] && r2=n/a
+	if [ -z "${4:-}" ]; then
+		echo "$1 = $(pcell smp1 "$2" "$3") (2 vCPUs: $r2): no goal set"
+		return
+	fi
 	echo "$1 = $(pcell smp1 "$2" "$3") (2 vCPUs: $r2): goal <= $4 $(goal "$r1" "$4")"
 }
 goal_line "b/d" local-kptr-list queue-map 0.8
@@ -156,17 +161,8 @@ goal_line "c/d" local-kptr-queue queue-map 1.0
 goal_line "a/native a" local-kptr-alloc native-alloc 1.5
 goal_line "b/native b" local-kptr-list native-list 1.5
 goal_line "c/native c" local-kptr-queue native-queue 1.5
-# ratio_line NAME NUM DEN: as goal_line, for a figure without a goal
-ratio_line()
-{
-	local r2
-
-	r2=$(pratio smp2 "$2" "$3" | cut -d' ' -f1)
-	[ "$r2" = - ] && r2=n/a
-	echo "$1 = $(pcell smp1 "$2" "$3") (2 vCPUs: $r2): no goal set"
-}
-ratio_line "g/h" local-kptr-tree array-heap
-ratio_line "g/native g" local-kptr-tree native-tree
+goal_line "g/h" local-kptr-tree array-heap
+goal_line "g/native g" local-kptr-tree native-tree
 echo "(native: C in bpf_testmod with kmalloc(GFP_ATOMIC)/kfree(), the BPF allocator is not exported;"
 echo " the native tree uses rb_add_cached()/rb_erase_cached(); g, h and native g sort the same keys)"
 echo "(ratios: median [interquartile range] of the ratios of the two runs of each round)"
