@@ -27,7 +27,7 @@ QEMU_DEBUG_SMP ?= 4
 QEMU_DEBUG_TIMEOUT ?= 3600
 
 # make stress: these test_progs tests, STRESS_REPEAT times in one boot
-STRESS_TESTS ?= linked_list_stress,linked_list_lifetime,rbtree_stress
+STRESS_TESTS ?= linked_list_stress,linked_list_lifetime,rbtree_stress,refcount_stress
 STRESS_REPEAT ?= 10
 
 # make regress: the pristine run applies this many leading patches of the
