@@ -137,6 +137,10 @@ bpfrow g "queue of 64 by key: obj_new, rbtree_add, first, remove, drop" \
 	local-kptr-tree native-tree
 bpfrow h "binary heap of 64 in an array value: push, pop (6.1 alt. to g)" \
 	array-heap ""
+bpfrow i "bpf_obj_new + bpf_obj_drop, no bpf_refcount (cache reuse)" local-kptr-new ""
+bpfrow j "i with a bpf_refcount: count set, dropped, freed after RCU" \
+	local-kptr-new-counted ""
+bpfrow k "j with 8 bpf_refcount_acquire + bpf_obj_drop pairs" refcount-acquire ""
 echo
 
 # goal_line NAME NUM DEN [LIMIT]: the median of the ratios of the rounds
@@ -163,6 +167,8 @@ goal_line "b/native b" local-kptr-list native-list 1.5
 goal_line "c/native c" local-kptr-queue native-queue 1.5
 goal_line "g/h" local-kptr-tree array-heap
 goal_line "g/native g" local-kptr-tree native-tree
+goal_line "j/i" local-kptr-new-counted local-kptr-new
+goal_line "k/j" refcount-acquire local-kptr-new-counted
 echo "(native: C in bpf_testmod with kmalloc(GFP_ATOMIC)/kfree(), the BPF allocator is not exported;"
 echo " the native tree uses rb_add_cached()/rb_erase_cached(); g, h and native g sort the same keys)"
 echo "(ratios: median [interquartile range] of the ratios of the two runs of each round)"

@@ -4,7 +4,7 @@
 # it, then print ns per operation (median and interquartile range of
 # BENCH_RUNS runs), the ratios the goals are set for, the memory figures
 # and veristat's figures for the new selftest objects.  Boots:
-#   1 vCPU    the headline: cases a-e, g, h and their native C baselines, in
+#   1 vCPU    the headline: cases a-e, g-k and their native C baselines, in
 #             BENCH_RUNS interleaved rounds; a perf profile of a, b, c and
 #             their baselines (BENCH_PROFILE); the memory test
 #             (BENCH_MEM_OBJECTS objects of each size)
@@ -31,6 +31,7 @@ objects=$(cd "$STOUT" && ls local_kptr*.bpf.o linked_list*.bpf.o upstream_rbtree
 	rbtree*.bpf.o | tr '\n' ' ')
 cases_bpf="local-kptr-alloc:1 local-kptr-list:1 local-kptr-queue:1 queue-map:1 hash-map-malloc:1"
 cases_bpf+=" local-kptr-tree:1 array-heap:1"
+cases_bpf+=" local-kptr-new:1 local-kptr-new-counted:1 refcount-acquire:1"
 cases_native="native-alloc:1 native-list:1 native-queue:1 native-tree:1"
 profile_cases="local-kptr-alloc local-kptr-list local-kptr-queue local-kptr-tree"
 profile_cases+=" native-alloc native-list native-queue native-tree"
