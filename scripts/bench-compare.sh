@@ -23,7 +23,7 @@ function or_dash(s) {
 	return s == "" ? "-" : s
 }
 FNR == 1 { file++ }
-/^\| [a-h]    \|/ || /^\| [ac]-km \|/ {
+/^\| [a-k]    \|/ || /^\| [ac]-km \|/ {
 	split($0, c, "|")
 	k = c[2]; gsub(/ /, "", k)
 	if (!(k in op)) {
