@@ -236,10 +236,11 @@ static void nullchk(struct block *b, struct belief *s, int v)
 	s->maybe_null[v] = false;
 }
 
-/* @v = a node a list pop (owned) or bpf_rbtree_first() (not) returned,
- * which may be NULL; mostly NULL-checked
+/* @v = an elem or telem at @off that a kfunc returned and which may be
+ * NULL: a list pop or bpf_kptr_xchg() (owned), bpf_rbtree_first() (not);
+ * mostly NULL-checked
  */
-static void found_node(struct block *b, struct belief *s, int v, bool tree, bool owned)
+static void found_obj(struct block *b, struct belief *s, int v, bool tree, bool owned, int off)
 {
 	s->kind[v] = B_OBJ;
 	s->box[v] = false;
@@ -247,7 +248,7 @@ static void found_node(struct block *b, struct belief *s, int v, bool tree, bool
 	s->maybe_null[v] = true;
 	s->owned[v] = owned;
 	s->constructed[v] = true;
-	s->off[v] = ELEM_NODE_OFF;
+	s->off[v] = off;
 	if (chance(90))
 		nullchk(b, s, v);
 }
@@ -437,11 +438,11 @@ static void gen_op(struct block *b, struct belief *s)
 		} else if (r < 50 && map_lock && chance(50) && (v = free_var(s, true)) >= 0) {
 			w = chance(90) ? m : var_of(s, B_MAP, true);
 			emit_off(b, OP_RB_FIRST, v, w, 0, MVAL_ROOT_OFF);
-			found_node(b, s, v, true, false);
+			found_obj(b, s, v, true, false, ELEM_NODE_OFF);
 		} else if (r < 55 && (v = free_var(s, true)) >= 0) {
 			w = chance(85) ? m : var_of(s, B_MAP, true);
 			emit_off(b, OP_POP, v, w, pick(2), head_off(s, w));
-			found_node(b, s, v, false, true);
+			found_obj(b, s, v, false, true, ELEM_NODE_OFF);
 		} else if (r < 70 && (v = var_of(s, B_OBJ, true)) >= 0) {
 			op.kind = chance(50) ? OP_LOAD : OP_STORE;
 			op.a = v;
@@ -542,15 +543,7 @@ static void gen_op(struct block *b, struct belief *s)
 		bool null = !(s->kind[v] == B_OBJ && s->owned[v]);
 
 		emit(b, OP_XCHG, v, w, null);
-		s->kind[v] = B_OBJ;
-		s->maybe_null[v] = true;
-		s->owned[v] = true;
-		s->constructed[v] = true;
-		s->box[v] = false;
-		s->tree[v] = false;
-		s->off[v] = 0;
-		if (chance(90))
-			nullchk(b, s, v);
+		found_obj(b, s, v, false, true, 0);
 	} else if (r < 92 && s->depth < 2) {
 		struct op op2 = { .kind = OP_IF, .c = pick(8), .body = block_new(),
 				  .body2 = block_new() };
